@@ -1,0 +1,164 @@
+"""The project's own CSV template: contest,choice,votes[,seats][,kind][,unit].
+
+Header names are case-insensitive and in any order; an unknown column is a problem (a typo such as
+"vote" must not silently drop a column). Rows of one contest and choice in different units add up;
+the same contest, choice and unit twice is refused, naming both rows, because summing or keeping
+either one could silently change a result.
+"""
+from __future__ import annotations
+
+from rules.contest import ContestKind
+from rules.returns.build import Draft
+from rules.returns.csv_table import Table, open_table
+from rules.returns.numbers import MAX_DIGITS, CountError, is_plain_count, parse_count
+from rules.returns.problems import Report
+
+REQUIRED = ("contest", "choice", "votes")
+OPTIONAL = ("seats", "kind", "unit")
+KINDS = {"candidate": ContestKind.CANDIDATE, "question": ContestKind.QUESTION}
+# Choices that make a contest without a stated kind read as a question (with a note).
+QUESTION_CHOICES = ({"yes", "no"}, {"for", "against"})
+
+
+def parse(text: str, report: Report) -> list[Draft]:
+    table = open_table(text, report, required=REQUIRED, optional=OPTIONAL, ignore_unknown=False)
+    if table is None:
+        return []
+    cols = table.columns
+    i_contest, i_choice, i_votes = cols["contest"], cols["choice"], cols["votes"]
+    i_unit, i_seats, i_kind = cols.get("unit"), cols.get("seats"), cols.get("kind")
+    drafts: dict[str, Draft] = {}
+    stated_seats: dict[str, tuple[int, int]] = {}  # contest -> (seats, first row saying so)
+    stated_kind: dict[str, tuple[ContestKind, int]] = {}
+    blank_unit_row: dict[str, int] = {}
+    repeats: list[tuple[int, tuple[str, str, str]]] = []
+    problem = report.problem
+
+    # The hot loop: one pass, dict lookups only; the slow paths run only for unusual cells.
+    for row, cells in table.rows():
+        contest = cells[i_contest].strip()
+        choice = cells[i_choice].strip()
+        cell = cells[i_votes]
+        ok = True
+        if not contest:
+            problem(table.location(row, "contest"), "is empty; every row needs a contest")
+            ok = False
+        if not choice:
+            problem(table.location(row, "choice"), "is empty; every row needs a choice")
+            ok = False
+        if len(cell) <= MAX_DIGITS and cell.isascii() and cell.isdigit():  # is_plain_count, inlined: hot path
+            votes = int(cell)
+        else:
+            try:
+                votes, note = parse_count(cell)
+            except CountError as exc:
+                problem(table.location(row, "votes"), str(exc))
+                ok = False
+            else:
+                if note:
+                    report.note(f"row {row}: {note}", kind="counts normalised")
+        unit = cells[i_unit].strip() if i_unit is not None else ""
+        if i_seats is not None and cells[i_seats].strip():
+            _read_seats(table, row, contest, cells[i_seats].strip(), stated_seats, report)
+        if i_kind is not None and cells[i_kind].strip():
+            _read_kind(table, row, contest, cells[i_kind].strip(), stated_kind, report)
+        if not ok:
+            continue
+        draft = drafts.get(contest)
+        if draft is None:
+            draft = drafts[contest] = Draft(name=contest)
+        units = draft.votes_by_unit.get(unit)
+        if units is None:
+            units = draft.votes_by_unit[unit] = {}
+        if choice in units:
+            repeats.append((row, (contest, unit, choice)))
+            continue
+        units[choice] = votes
+        draft.choices[choice] = None
+        if not unit and i_unit is not None and contest not in blank_unit_row:
+            blank_unit_row[contest] = row
+
+    if table.data_rows == 0 and not report.problems:
+        report.problem("file", "has a header but no rows of returns")
+    if repeats:
+        _report_repeats(text, repeats, i_unit is not None, report)
+    for draft in drafts.values():
+        _settle(draft, table, stated_seats, stated_kind, blank_unit_row, report)
+    return list(drafts.values())
+
+
+def _read_seats(table: Table, row: int, contest: str, text: str, stated: dict, report: Report) -> None:
+    if not is_plain_count(text) or int(text) < 1:
+        report.problem(table.location(row, "seats"), f"must be a whole number of seats, at least 1 (got {text!r})")
+        return
+    seats = int(text)
+    if not contest:
+        return
+    first = stated.get(contest)
+    if first is None:
+        stated[contest] = (seats, row)
+    elif first[0] != seats:
+        report.problem(table.location(row, "seats"),
+                       f"says {seats} seats for {contest!r}, but row {first[1]} says {first[0]}")
+
+
+def _read_kind(table: Table, row: int, contest: str, text: str, stated: dict, report: Report) -> None:
+    kind = KINDS.get(text.casefold())
+    if kind is None:
+        report.problem(table.location(row, "kind"), f"must be candidate or question (got {text!r})")
+        return
+    if not contest:
+        return
+    first = stated.get(contest)
+    if first is None:
+        stated[contest] = (kind, row)
+    elif first[0] is not kind:
+        report.problem(table.location(row, "kind"),
+                       f"says {kind.value} for {contest!r}, but row {first[1]} says {first[0].value}")
+
+
+def _settle(draft: Draft, table: Table, stated_seats: dict, stated_kind: dict, blank_unit_row: dict, report: Report) -> None:
+    """Give a finished contest its kind and seats, and refuse a unit-less row among units."""
+    name = draft.name
+    if name in stated_kind:
+        draft.kind = stated_kind[name][0]
+    elif {c.casefold() for c in draft.choices} in QUESTION_CHOICES:
+        draft.kind = ContestKind.QUESTION
+        report.note(f"{name!r} read as a question: its choices are {' and '.join(draft.choices)} "
+                    "and no kind is given", kind="kinds inferred")
+    if name in stated_seats:
+        seats, row = stated_seats[name]
+        if draft.kind is ContestKind.QUESTION and seats != 1:
+            report.problem(table.location(row, "seats"), f"{name!r} is a question; it has no seats to fill (got {seats})")
+        else:
+            draft.seats, draft.seats_location = seats, table.location(row, "seats")
+    if name in blank_unit_row and len(draft.votes_by_unit) > 1:
+        report.problem(
+            table.location(blank_unit_row[name], "unit"),
+            f"is empty, but other rows of {name!r} name units; a row without a unit would be added on top of "
+            "them (give every row a unit, or remove a total row)")
+
+
+def _report_repeats(text: str, repeats: list, has_unit: bool, report: Report) -> None:
+    """Name both rows of each repeat. The first rows are found by a second read, only when needed,
+    so the hot loop does not have to remember a row number for every cell."""
+    wanted = {key for _, key in repeats}
+    first_row: dict[tuple[str, str, str], int] = {}
+    table = open_table(text, Report(), required=REQUIRED, optional=OPTIONAL, ignore_unknown=False)
+    assert table is not None  # the same text opened fine a moment ago
+    c = table.columns
+    for row, cells in table.rows():
+        key = (cells[c["contest"]].strip(), cells[c["unit"]].strip() if has_unit else "", cells[c["choice"]].strip())
+        if key in wanted and key not in first_row and _readable(cells[c["votes"]]):
+            first_row[key] = row  # the row that was kept: an earlier row with a refused count was not
+    for row, (contest, unit, choice) in repeats:
+        what = f"contest {contest!r}, choice {choice!r}" + (f", unit {unit!r}" if has_unit else "")
+        report.problem(f"row {row}", f"repeats row {first_row[(contest, unit, choice)]}: {what}")
+
+
+def _readable(cell: str) -> bool:
+    try:
+        parse_count(cell)
+    except CountError:
+        return False
+    return True

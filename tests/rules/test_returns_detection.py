@@ -1,0 +1,186 @@
+"""Choosing the format, decoding bytes, and the promise that bad input only ever raises ReturnsError."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import pickle
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules.contest import Returns
+from rules.returns import FORMATS, Problem, ReturnsError, parse_returns
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "returns"
+NEEDS = (
+    "unknown format: expected a CSV whose header has contest, choice and votes (template); "
+    "a CSV whose header has county, office, candidate and votes (openelections); "
+    'or NIST SP 1500-100 v2 JSON whose top level has "@type": "ElectionResults.ElectionReport" (nist)'
+)
+
+
+def problems_of(data: bytes | str, **kwargs) -> list[tuple[str, str]]:
+    with pytest.raises(ReturnsError) as caught:
+        parse_returns(data, **kwargs)
+    return [(p.location, p.message) for p in caught.value.problems]
+
+
+def test_the_public_api() -> None:
+    assert FORMATS == ("template", "openelections", "nist")
+    problem = Problem("row 7, column votes", "is empty")
+    assert (problem.location, problem.message, str(problem)) == ("row 7, column votes", "is empty", "row 7, column votes: is empty")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        problem.message = "changed"  # type: ignore[misc]
+    error = ReturnsError([problem, Problem("file", "is empty")])
+    assert error.problems == [problem, Problem("file", "is empty")]
+    assert str(error) == "row 7, column votes: is empty\nfile: is empty"
+    assert pickle.loads(pickle.dumps(error)).problems == error.problems  # e.g. across worker processes
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("template_small.csv", "template"),
+    ("openelections_small.csv", "openelections"),
+    ("openelections_small_cr.csv", "openelections"),
+    ("openelections_2016_small.csv", "openelections"),
+    ("nist_small.json", "nist"),
+])
+def test_each_format_is_detected_from_its_content(name: str, expected: str) -> None:
+    data = (FIXTURES / name).read_bytes()
+    detected = parse_returns(data)
+    assert detected.source_format == expected
+    assert detected == parse_returns(data, format=expected)
+    assert parse_returns(data.decode("utf-8")) == detected  # str in, same result
+
+
+def test_detection_reads_header_names_case_insensitively() -> None:
+    assert parse_returns("County,Office,Candidate,Votes\nADAMS,Mayor,Ann,3\n").source_format == "openelections"
+    assert parse_returns("CONTEST,CHOICE,VOTES\nMayor,Ann,3\n").source_format == "template"
+
+
+def test_an_explicit_format_overrides_detection() -> None:
+    template = (FIXTURES / "template_small.csv").read_bytes()
+    assert problems_of(template, format="openelections") == [
+        ("row 1", "missing column 'county'; expected county, office, candidate, votes and optionally precinct, district, party, no_votes"),
+        ("row 1", "missing column 'office'; expected county, office, candidate, votes and optionally precinct, district, party, no_votes"),
+        ("row 1", "missing column 'candidate'; expected county, office, candidate, votes and optionally precinct, district, party, no_votes"),
+    ]
+    assert problems_of(template, format="nist") == [
+        ("file", "is not valid JSON: Expecting value (line 1, column 1)")]
+
+
+def test_unknown_formats_say_what_each_format_needs() -> None:
+    assert problems_of("name,count\nAnn,3\n") == [("file", f"{NEEDS}; the first row has: name, count")]
+    assert problems_of('{"@type": "ElectionResults.Election"}') == [("file", f"{NEEDS}; this is JSON without that @type")]
+    assert problems_of('{"@type": "ElectionResults.ElectionReport", ') == [(
+        "file", f"{NEEDS}; this looks like JSON, but it is not valid JSON: "
+                "Expecting property name enclosed in double quotes (line 1, column 45)")]
+    assert problems_of("Mayor,Ann,3\n", format="csv") == [
+        ("format", "unknown format 'csv'; expected one of template, openelections, nist")]
+
+
+def test_empty_input() -> None:
+    for data in (b"", "", b"\xef\xbb\xbf", " \r\n\t\n"):
+        assert problems_of(data) == [("file", "is empty")]
+    assert problems_of("contest,choice,votes\n") == [("file", "has a header but no rows of returns")]
+    assert problems_of("county,office,district,party,candidate,votes\r\n") == [("file", "has a header but no rows of returns")]
+
+
+def test_decoding() -> None:
+    utf8 = "contest,choice,votes\nMayor,Zoë Núñez,3\n"
+    assert parse_returns(utf8.encode("utf-8")).contest("Mayor").choices == ("Zoë Núñez",)
+    assert parse_returns(b"\xef\xbb\xbf" + utf8.encode("utf-8")).notes == ()
+    assert parse_returns("\ufeff" + utf8).contest("Mayor").choices == ("Zoë Núñez",)
+    cp1252 = parse_returns(utf8.encode("cp1252"))
+    assert cp1252.contest("Mayor").choices == ("Zoë Núñez",)
+    assert cp1252.notes == ("the file is not valid UTF-8 (byte 30 is not); read as Windows-1252 (cp1252)",)
+    utf16 = parse_returns(utf8.encode("utf-16"))
+    assert (utf16.contest("Mayor").choices, utf16.notes) == (("Zoë Núñez",), ("the file is UTF-16; read as such",))
+
+
+def test_a_lost_character_in_the_source_is_noted() -> None:
+    returns = parse_returns("contest,choice,votes\nMayor,Gilbert M. Rom\ufffdn,3\n")
+    assert returns.notes == (
+        "'Gilbert M. Rom\ufffdn' contains '\ufffd': a character was lost before this file was made; kept as written",)
+
+
+def test_bytes_that_are_not_returns_raise_only_returns_error() -> None:
+    for data in (b"\x00\x01\x02", b"\xff\xfe\x00", b'"' * 5, b"{", b"[[[[", b"\x81\x8d\x8f", b"contest,choice,votes\n\"x" + b"a" * 200_000):
+        with pytest.raises(ReturnsError):
+            parse_returns(data)
+
+
+def test_deeply_nested_json_is_a_problem_not_a_crash() -> None:
+    assert problems_of("[" * 100_000, format="nist")[0][0] == "file"
+    assert problems_of('{"@type": "ElectionResults.ElectionReport", "x": ' + "[" * 100_000)[0][0] == "file"
+
+
+def _no_internal_error(error: ReturnsError) -> None:
+    assert error.problems, "a ReturnsError must say what is wrong"
+    assert not any("internal error" in p.message for p in error.problems), str(error)
+
+
+def _outcome(data: bytes | str, **kwargs) -> Returns | ReturnsError:
+    try:
+        return parse_returns(data, **kwargs)
+    except ReturnsError as error:
+        _no_internal_error(error)
+        return error
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.binary(max_size=400), st.sampled_from([None, *FORMATS]))
+def test_random_bytes_give_returns_or_returns_error(data: bytes, format: str | None) -> None:
+    _outcome(data, format=format)
+
+
+_CELL = st.text(alphabet=st.sampled_from(list('0123456789,.-*" \r\nabcTOAL\ufffdé')), max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(["contest,choice,votes,unit,seats,kind", "county,precinct,office,district,party,candidate,votes,no_votes",
+                     "county,office,district,party,candidate,votes"]),
+    st.lists(st.lists(_CELL, max_size=9), max_size=12),
+    st.sampled_from(["\n", "\r\n", "\r"]),
+)
+def test_random_rows_under_a_real_header_give_returns_or_returns_error(header: str, rows: list, newline: str) -> None:
+    text = newline.join([header, *(",".join(row) for row in rows)])
+    outcome = _outcome(text)
+    if isinstance(outcome, Returns):
+        for contest in outcome.contests:
+            assert all(type(v) is int and v >= 0 for counts in contest.votes_by_unit.values() for v in counts.values())
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 10**6) | st.text(max_size=6)
+    | st.sampled_from(["total", "ElectionResults.CandidateContest", "ElectionResults.VoteCounts", "p1"]),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(
+        st.sampled_from(["@type", "@id", "Name", "Count", "GpUnitId", "Type", "Contest", "Election", "GpUnit"]),
+        children, max_size=5),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 200), _JSON)
+def test_mutated_nist_reports_give_returns_or_returns_error(seed: int, junk: object) -> None:
+    # Replace one value somewhere in a valid report with random JSON.
+    document = json.loads((FIXTURES / "nist_small.json").read_text(encoding="utf-8"))
+    slots: list[tuple[object, object]] = []
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            slots.extend((node, key) for key in node)
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            slots.extend((node, i) for i in range(len(node)))
+            for value in node:
+                walk(value)
+
+    walk(document)
+    container, key = slots[seed % len(slots)]
+    container[key] = junk  # type: ignore[index]
+    _outcome(json.dumps(document))
