@@ -14,10 +14,11 @@ from typing import Any, Mapping
 
 
 def to_jsonable(value: Any) -> Any:
-    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
-        return value
+    # Enums first: our enums subclass str, and must come out as their plain value.
     if isinstance(value, enum.Enum):
         return value.value
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
     if isinstance(value, Decimal):
         return str(value)
     if isinstance(value, Fraction):

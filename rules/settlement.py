@@ -1,0 +1,131 @@
+"""Subsections (2)(c), (2)(d) and (2)(f): who owes whom once a requested recount is done.
+
+"(c) The interested party that requested the recount shall pay on demand the cost of the recount ...
+ The funds paid ... must be held and used for payment of all expenses incurred in the recount."
+"(d) If, after the recount, the result of the election is reversed in favor of the interested party
+ that requested the recount or if the amended election count is such that a recount otherwise would
+ have been required pursuant to subsection (1) of this section, the payment for expenses must be
+ refunded to the interested party who paid them."
+"(f) If any leftover funds remain from the deposit paid under paragraph (c) of this subsection (2), and
+ the recount does not change the result of the election, the designated election official shall
+ return that unused portion of the deposit to the interested party who paid it."
+
+Order of the tests, first match wins:
+1. (2)(d) reversed in favor of the requester, or amended count within (1)'s margin -> REFUND of all
+   that was paid; nothing more is due (reading: the governing body bears the cost, as under (1)).
+2. (2)(c) actual cost above what was paid -> BALANCE_DUE, the difference, on demand.
+3. (2)(f) paid more than the actual cost -> RETURN_UNUSED, the difference. When the result changed but
+   (2)(d) does not apply (say a three-way race where a third choice overtook), (2)(f)'s words "does not
+   change the result" are not met; the default reading returns the surplus anyway, because (2)(c) holds
+   the funds only "for payment of all expenses" and nothing authorises keeping a surplus.
+4. Paid exactly the actual cost -> SETTLED.
+
+Money conservation, checked by the tests: without a refund, what the requester ends up paying,
+paid - deposit_return + balance_due, is exactly the actual cost; with a refund it is zero.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from decimal import Decimal
+
+from rules.decision import Decision
+from rules.money import ZERO, format_money, money
+from rules.statute import cite
+
+REFUND_READING = (
+    "(2)(d) refunds 'the payment for expenses' in full: the requester bears none of the cost, no balance is "
+    "demanded even if the actual cost exceeded the payment, and the governing body bears the cost as it "
+    "would have under (1)"
+)
+CHANGED_RESULT_SURPLUS_READING = (
+    "the result changed, but not in favor of the requester and not to within (1)'s margin, so neither "
+    "(2)(d) nor the words of (2)(f) ('does not change the result') apply; the unused portion is returned "
+    "anyway, because (2)(c) holds the funds only 'for payment of all expenses' and nothing authorises "
+    "keeping a surplus"
+)
+
+
+class SettlementOutcome(str, enum.Enum):
+    REFUND = "refund"
+    RETURN_UNUSED = "return_unused_deposit"
+    BALANCE_DUE = "balance_due"
+    SETTLED_EXACTLY = "settled"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Settlement(Decision):
+    refund: Decimal
+    deposit_return: Decimal
+    balance_due: Decimal
+    paid: Decimal
+    actual_cost: Decimal
+
+    @property
+    def requester_net_cost(self) -> Decimal:
+        """What the requester bears in the end: paid - refund - deposit_return + balance_due."""
+        return self.paid - self.refund - self.deposit_return + self.balance_due
+
+
+def _flag(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, not {value!r}")
+    return value
+
+
+def settle(
+    *, paid: Decimal, actual_cost: Decimal, reversed_in_favor_of_requester: bool, amended_within_margin: bool,
+    result_changed: bool,
+) -> Settlement:
+    """Settle a requested recount's money. Amounts are Decimal cents (text and ints are parsed; floats refused)."""
+    paid = money(paid, field="paid")
+    actual_cost = money(actual_cost, field="actual_cost")
+    reversed_ = _flag("reversed_in_favor_of_requester", reversed_in_favor_of_requester)
+    within = _flag("amended_within_margin", amended_within_margin)
+    changed = _flag("result_changed", result_changed)
+    if reversed_ and not changed:
+        raise ValueError("reversed_in_favor_of_requester=True means the result changed; result_changed is False")
+
+    facts = {
+        "paid": paid, "actual_cost": actual_cost, "reversed_in_favor_of_requester": reversed_,
+        "amended_within_margin": within, "result_changed": changed,
+    }
+
+    def make(outcome: SettlementOutcome, citation: str, reason: str, *, refund: Decimal = ZERO,
+             deposit_return: Decimal = ZERO, balance_due: Decimal = ZERO, reading: str | None = None) -> Settlement:
+        numbers = {**facts, "refund": refund, "deposit_return": deposit_return, "balance_due": balance_due,
+                   "requester_net_cost": paid - refund - deposit_return + balance_due}
+        return Settlement(outcome=outcome.value, citation=citation, reason=reason, numbers=numbers, reading=reading,
+                          refund=refund, deposit_return=deposit_return, balance_due=balance_due, paid=paid,
+                          actual_cost=actual_cost)
+
+    if reversed_ or within:
+        why = " and ".join(w for w, on in (
+            ("the result was reversed in favor of the requester", reversed_),
+            ("the amended count is within 1/2 of 1% (a recount would have been required under (1))", within),
+        ) if on)
+        reason = (f"(2)(d): {why} — refund the full {format_money(paid)} paid; no balance is due; the governing "
+                  f"body bears the {format_money(actual_cost)} actual cost.")
+        return make(SettlementOutcome.REFUND, cite("(2)(d)"), reason, refund=paid, reading=REFUND_READING)
+
+    if actual_cost > paid:
+        due = actual_cost - paid
+        reason = (f"(2)(c): the actual cost {format_money(actual_cost)} is more than the {format_money(paid)} paid "
+                  f"— the requester pays the balance of {format_money(due)} on demand.")
+        return make(SettlementOutcome.BALANCE_DUE, cite("(2)(c)"), reason, balance_due=due)
+
+    if paid > actual_cost:
+        unused = paid - actual_cost
+        if changed:
+            reason = (f"(2)(f) by the default reading: the result changed, but not in favor of the requester; "
+                      f"{format_money(paid)} paid, {format_money(actual_cost)} spent — return the unused "
+                      f"{format_money(unused)}.")
+            return make(SettlementOutcome.RETURN_UNUSED, cite("(2)(f)"), reason, deposit_return=unused,
+                        reading=CHANGED_RESULT_SURPLUS_READING)
+        reason = (f"(2)(f): the recount did not change the result; {format_money(paid)} paid, "
+                  f"{format_money(actual_cost)} spent — return the unused {format_money(unused)}.")
+        return make(SettlementOutcome.RETURN_UNUSED, cite("(2)(f)"), reason, deposit_return=unused)
+
+    reason = (f"(2)(c): the {format_money(paid)} paid is exactly the actual cost — nothing to return and "
+              f"nothing due.")
+    return make(SettlementOutcome.SETTLED_EXACTLY, cite("(2)(c)"), reason)
