@@ -1,2 +1,65 @@
-def main() -> int:
-    return 0
+"""`recount-bot`: the command line. One sub-command per module in `bot/commands/`.
+
+The CLI never shows a Python traceback to a user: bad input exits 2 with every problem listed;
+anything unexpected exits 1 with one line and a reference to rerun with --debug.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Callable, Sequence
+
+from bot.commands import check as check_command
+from bot.commands import deadlines as deadlines_command
+from bot.commands import run as run_command
+from bot.commands.errors import UsageError
+
+EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
+
+# Each command module offers `register(subparsers)`, which sets `func` on its parser.
+COMMANDS = (check_command, deadlines_command, run_command)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse's default is fine but we want our exit code contract
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="recount-bot", description=__doc__.splitlines()[0])
+    parser.add_argument("--debug", action="store_true", help="show tracebacks for unexpected errors")
+    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for module in COMMANDS:
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Callable[[argparse.Namespace], int] = args.func
+    try:
+        return func(args)
+    except UsageError as exc:
+        print(f"recount-bot {args.command}: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # `recount-bot check big.csv | head`: the reader left; that is not an error.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except Exception as exc:  # the last line of defence: no traceback for a clerk
+        if args.debug:
+            raise
+        print(f"recount-bot {args.command}: unexpected error: {type(exc).__name__}: {exc} "
+              "(rerun with --debug for details)", file=sys.stderr)
+        return EXIT_FAILURE
+
+
+if __name__ == "__main__":
+    sys.exit(main())
