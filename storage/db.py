@@ -1,0 +1,92 @@
+"""Engines and transactions for SQLite (the default, a file) and PostgreSQL (psycopg 3).
+
+One use case = one transaction: `with db.transaction() as session: ...` commits on success and rolls
+back on any exception, so nothing is ever half-written.
+
+SQLite: every transaction starts with BEGIN IMMEDIATE (SQLAlchemy's documented pysqlite recipe), so
+two writers queue instead of one failing half-way with "database is locked" after reading stale
+data; foreign keys are enforced; WAL lets readers run beside the writer.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator
+
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+DEFAULT_DATABASE_URL = "sqlite:///recount-bot.sqlite3"
+
+
+class DatabaseUrlError(ValueError):
+    pass
+
+
+def normalise_url(url: str) -> str:
+    """Accept the URLs people paste (postgres://, postgresql://) and pick the psycopg 3 driver."""
+    url = url.strip()
+    if not url:
+        raise DatabaseUrlError("DATABASE_URL is empty")
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    try:
+        parsed = make_url(url)
+    except Exception as exc:  # sqlalchemy raises ArgumentError; keep the message for the one-line error
+        raise DatabaseUrlError(f"DATABASE_URL {url!r} is not a database URL ({exc})") from None
+    if parsed.get_backend_name() not in {"sqlite", "postgresql"}:
+        raise DatabaseUrlError(f"DATABASE_URL {url!r}: only sqlite and postgresql are supported")
+    return url
+
+
+def _configure_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection, _record) -> None:
+        dbapi_connection.isolation_level = None  # we emit BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=15000")
+        if engine.url.database not in (None, "", ":memory:"):
+            cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(conn) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+class Database:
+    def __init__(self, url: str = DEFAULT_DATABASE_URL, *, echo: bool = False) -> None:
+        self.url = normalise_url(url)
+        parsed = make_url(self.url)
+        if parsed.get_backend_name() == "sqlite" and parsed.database not in (None, "", ":memory:"):
+            Path(parsed.database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+        kwargs = {"echo": echo, "pool_pre_ping": True}
+        if parsed.get_backend_name() == "postgresql":
+            kwargs.update(pool_size=10, max_overflow=20)
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.engine.dialect.name == "sqlite":
+            _configure_sqlite(self.engine)
+        self.sessionmaker = sessionmaker(self.engine, expire_on_commit=False)
+
+    @property
+    def dialect(self) -> str:
+        return self.engine.dialect.name
+
+    @contextmanager
+    def transaction(self) -> Iterator[Session]:
+        with self.sessionmaker() as session, session.begin():
+            yield session
+
+    def ping(self) -> None:
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+    def describe(self) -> str:
+        """The URL without its password, for logs and start-up lines."""
+        return make_url(self.url).render_as_string(hide_password=True)

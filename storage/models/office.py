@@ -1,0 +1,68 @@
+"""The office: its Slack workspace, who holds which role, and the local governments it serves."""
+from __future__ import annotations
+
+import datetime as dt
+import enum
+
+from sqlalchemy import ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from storage.models.base import Base
+from storage.types import UTCDateTime, utcnow
+
+
+class Role(str, enum.Enum):
+    """Ordered by power: each role may do what those below it may."""
+
+    VIEWER = "viewer"
+    STAFF = "staff"
+    OFFICIAL = "official"  # the designated election official
+
+    @property
+    def rank(self) -> int:
+        return list(Role).index(self)
+
+    def allows(self, needed: "Role") -> bool:
+        return self.rank >= needed.rank
+
+
+class Workspace(Base):
+    __tablename__ = "workspaces"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    slack_team_id: Mapped[str] = mapped_column(String(32), unique=True)
+    name: Mapped[str] = mapped_column(String(200), default="")
+    # Office settings (validated by bot.office_settings.OfficeSettings before they are stored).
+    settings: Mapped[dict] = mapped_column(default=dict)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    memberships: Mapped[list["Membership"]] = relationship(back_populates="workspace")
+    local_governments: Mapped[list["LocalGovernment"]] = relationship(back_populates="workspace")
+
+
+class Membership(Base):
+    __tablename__ = "memberships"
+    __table_args__ = (UniqueConstraint("workspace_id", "slack_user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id"))
+    slack_user_id: Mapped[str] = mapped_column(String(32))
+    role: Mapped[str] = mapped_column(String(16))
+    granted_by: Mapped[str] = mapped_column(String(64))
+    granted_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    workspace: Mapped[Workspace] = relationship(back_populates="memberships")
+
+
+class LocalGovernment(Base):
+    __tablename__ = "local_governments"
+    __table_args__ = (UniqueConstraint("workspace_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id"))
+    name: Mapped[str] = mapped_column(String(300))
+    # Who receives the (1) notice and the (6) notice of results, e.g. "Board of Directors".
+    governing_body: Mapped[str] = mapped_column(String(300))
+
+    workspace: Mapped[Workspace] = relationship(back_populates="local_governments")
+    elections: Mapped[list["Election"]] = relationship(back_populates="local_government")  # noqa: F821

@@ -1,0 +1,94 @@
+"""Recount cases: one per contest, with their deadlines and the notices owed and given."""
+from __future__ import annotations
+
+import datetime as dt
+import enum
+
+from sqlalchemy import Boolean, Date, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from storage.models.base import Base
+from storage.models.election import Contest, SurveyVersion
+from storage.types import UTCDateTime, utcnow
+
+
+class CaseKind(str, enum.Enum):
+    AUTOMATIC = "automatic"  # 1306(1)
+    REQUESTED = "requested"  # 1306(2)
+
+
+class CaseStatus(str, enum.Enum):
+    OPEN = "open"
+    COUNTING = "counting"
+    COMPLETED = "completed"
+
+
+class RecountCase(Base):
+    __tablename__ = "recount_cases"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id"))
+    # A contest has at most one recount: (2)(a) allows a request only when (1) does not apply.
+    contest_id: Mapped[int] = mapped_column(ForeignKey("contests.id"), unique=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    status: Mapped[str] = mapped_column(String(16), default=CaseStatus.OPEN.value)
+    opened_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    opened_by: Mapped[str] = mapped_column(String(64))
+    survey_version_id: Mapped[int] = mapped_column(ForeignKey("survey_versions.id"))
+    multi_seat_rule: Mapped[str] = mapped_column(String(40))
+    # The verdict that opened the case, as shown (rules.margin.MarginDecision, JSON-ready).
+    verdict: Mapped[dict] = mapped_column(default=dict)
+    # Where the case's card lives; every later update goes into its thread.
+    channel_id: Mapped[str | None] = mapped_column(String(32), default=None)
+    card_ts: Mapped[str | None] = mapped_column(String(32), default=None)
+
+    contest: Mapped[Contest] = relationship()
+    survey_version: Mapped[SurveyVersion] = relationship()
+    deadlines: Mapped[list["CaseDeadline"]] = relationship(back_populates="case", order_by="CaseDeadline.due_date")
+    notices: Mapped[list["Notice"]] = relationship(back_populates="case", order_by="Notice.id")
+
+
+class CaseDeadline(Base):
+    __tablename__ = "case_deadlines"
+    __table_args__ = (UniqueConstraint("case_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"))
+    name: Mapped[str] = mapped_column(String(64))
+    due_date: Mapped[dt.date] = mapped_column(Date)
+    citation: Mapped[str] = mapped_column(String(100))
+    note: Mapped[str] = mapped_column(Text)
+    reading: Mapped[str | None] = mapped_column(Text, default=None)
+    rolled_from: Mapped[dt.date | None] = mapped_column(Date, default=None)
+    estimated: Mapped[bool] = mapped_column(Boolean, default=False)
+    falls_on: Mapped[str | None] = mapped_column(String(100), default=None)
+    done_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
+
+    case: Mapped[RecountCase] = relationship(back_populates="deadlines")
+
+
+class RecipientKind(str, enum.Enum):
+    GOVERNING_BODY = "governing_body"
+    CANDIDATE = "candidate"
+    ISSUE_COMMITTEE = "issue_committee"
+
+
+class Notice(Base):
+    """A notice owed under (1) (and (2)(b)(I)); `given_at` is set when the office records it."""
+
+    __tablename__ = "notices"
+    __table_args__ = (UniqueConstraint("case_id", "recipient_kind", "recipient_name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"))
+    recipient_kind: Mapped[str] = mapped_column(String(32))
+    recipient_name: Mapped[str] = mapped_column(String(300))
+    citation: Mapped[str] = mapped_column(String(100))
+    given_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
+    given_by: Mapped[str | None] = mapped_column(String(200), default=None)
+    method: Mapped[str | None] = mapped_column(String(64), default=None)
+    details: Mapped[str | None] = mapped_column(Text, default=None)
+    recorded_by: Mapped[str | None] = mapped_column(String(64), default=None)
+    recorded_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
+
+    case: Mapped[RecountCase] = relationship(back_populates="notices")
