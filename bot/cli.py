@@ -36,12 +36,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _tolerate_unencodable_output() -> None:
+    """A console or redirect in a legacy encoding (cp1252 on Windows, ASCII) cannot encode every name in
+    a returns file (OpenElections files carry U+FFFD): print a "?" there rather than fail the command."""
+    for stream in (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+        if encoding != "utf8" and getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _tolerate_unencodable_output()
     parser = build_parser()
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
     try:
-        return func(args)
+        status = func(args)
+        # Flush here, not at interpreter exit: a reader that left (`| head`) must surface as a
+        # BrokenPipeError below, not as "Exception ignored ... BrokenPipeError" and exit status 120.
+        sys.stdout.flush()
+        return status
     except UsageError as exc:
         print(f"recount-bot {args.command}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

@@ -61,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
     print()
     for d in items:
         print(f"- {LABELS[d.name]}: {d.note}")
+        if d.falls_on:  # the reason tells the clerk what to do about it: finish by the business day before
+            print(f"  {d.reason}")
         if d.reading:
             print(f"  Reading: {d.reading}")
     return 0
