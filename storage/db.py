@@ -28,16 +28,16 @@ def normalise_url(url: str) -> str:
     """Accept the URLs people paste (postgres://, postgresql://) and pick the psycopg 3 driver."""
     url = url.strip()
     if not url:
-        raise DatabaseUrlError("DATABASE_URL is empty")
+        raise DatabaseUrlError("is empty")
     for prefix in ("postgres://", "postgresql://"):
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix):]
     try:
         parsed = make_url(url)
     except Exception as exc:  # sqlalchemy raises ArgumentError; keep the message for the one-line error
-        raise DatabaseUrlError(f"DATABASE_URL {url!r} is not a database URL ({exc})") from None
+        raise DatabaseUrlError(f"is not a database URL ({exc})") from None
     if parsed.get_backend_name() not in {"sqlite", "postgresql"}:
-        raise DatabaseUrlError(f"DATABASE_URL {url!r}: only sqlite and postgresql are supported")
+        raise DatabaseUrlError(f"only sqlite and postgresql are supported, not {parsed.get_backend_name()}")
     return url
 
 

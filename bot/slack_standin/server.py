@@ -25,11 +25,13 @@ from urllib.parse import parse_qsl, urlsplit
 
 from .api import JSON_FIELDS, METHODS, NO_AUTH_METHODS
 from .errors import SlackError
+from .responses import ResponseUrls
 from .state import Clock, StandInState, StateChange, Workspace
 
 log = logging.getLogger(__name__)
 
 UPLOAD_METHOD = "upload_url"  # how POSTs to an upload URL appear in `calls` (not a Slack method name)
+RESPONSE_METHOD = "response_url"  # how POSTs to a response_url appear in `calls`
 ANY_METHOD = "*"
 DEFAULT_SCOPES = ("channels:history", "channels:read", "chat:write", "commands", "files:write", "groups:read",
                   "im:history", "im:write", "reactions:write", "users:read")
@@ -94,6 +96,7 @@ class SlackStandIn:
             self._token_ok = valid.__contains__
         self.state = StandInState(clock=clock, workspace=workspace, users=users, channels=channels,
                                   strict=strict, strict_triggers=strict_triggers, trigger_ttl=trigger_ttl)
+        self.responses = ResponseUrls(self.state)
         self.server_errors: list[str] = []  # stand-in bugs (answered as HTTP 500); tests may assert it is empty
         self._calls: list[RecordedCall] = []
         self._calls_changed = threading.Condition()
@@ -210,6 +213,10 @@ class SlackStandIn:
     def subscribe(self, callback: Callable[[StateChange], None]) -> Callable[[], None]:
         return self.state.subscribe(callback)
 
+    def issue_response_url(self, *, channel: str, user: str, message_ts: str | None = None) -> str:
+        """A `response_url` as Slack puts in a command or interaction payload (posts into `channel`)."""
+        return self.responses.issue(self.url, channel=channel, user=user, message_ts=message_ts)
+
     # ----------------------------------------------------------------- the Web API proper
     def _api(self, method: str, args: dict[str, Any], token: str | None) -> _Reply:
         handler = METHODS.get(method)
@@ -305,6 +312,13 @@ class _Handler(BaseHTTPRequestHandler):
         elif parts.path.startswith("/upload/v1/"):
             method, args = UPLOAD_METHOD, {"length": len(body)}
             reply = self._faulted(method) or self._upload(parts.path.rsplit("/", 1)[-1], body, args)
+        elif parts.path.startswith("/response/"):
+            method = RESPONSE_METHOD
+            try:
+                args = json.loads(body or b"{}")
+            except ValueError:
+                args = {}
+            reply = self._faulted(method) or self._respond(parts.path.rsplit("/", 1)[-1], args)
         elif parts.path.startswith("/files-pri/"):
             method, args = "files-pri", {"path": parts.path}
             reply = self._download(parts.path)
@@ -332,6 +346,12 @@ class _Handler(BaseHTTPRequestHandler):
             return None
         extra = {"Retry-After": str(fault.retry_after)} if fault.retry_after is not None else {}
         return _json_reply(fault.status, {"ok": False, "error": fault.error}, extra)
+
+    def _respond(self, token: str, payload: dict[str, Any]) -> _Reply:
+        try:
+            return _json_reply(200, self.standin.responses.use(token, payload))
+        except SlackError as exc:
+            return _json_reply(exc.status, exc.body())
 
     def _upload(self, token: str, body: bytes, args: dict[str, Any]) -> _Reply:
         ctype = self.headers.get("Content-Type", "")

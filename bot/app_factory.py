@@ -1,0 +1,46 @@
+"""Builds the Bolt app, once, from explicit parts: no global app, nothing read from the environment here."""
+from __future__ import annotations
+
+import logging
+from concurrent.futures import ThreadPoolExecutor
+
+from slack_bolt import App
+from slack_sdk import WebClient
+from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
+from slack_sdk.http_retry.builtin_handlers import ServerErrorRetryHandler
+
+from bot.services.context import Services
+from handlers import build_registry
+from handlers.interaction import global_error_handler, register_routes
+from handlers.registry import Registry
+
+log = logging.getLogger("recount_bot.app")
+
+
+def web_client(token: str, base_url: str) -> WebClient:
+    """A Web API client that waits out 429s (honouring Retry-After) and retries 5xx and dropped connections."""
+    return WebClient(
+        token=token, base_url=base_url, timeout=15,
+        retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=3), ServerErrorRetryHandler(max_retry_count=2),
+                        ConnectionErrorRetryHandler(max_retry_count=2)],
+    )
+
+
+def build_app(*, services: Services, bot_token: str, signing_secret: str, api_base_url: str,
+              registry: Registry | None = None, verify_token: bool = True, listener_threads: int = 16) -> App:
+    """The app with every declared listener. Raises if a listener does not declare its role.
+
+    With `verify_token`, Bolt calls auth.test now, so a wrong token stops start-up instead of the
+    first command.
+    """
+    registry = registry if registry is not None else build_registry()
+    registry.validate()
+    app = App(
+        client=web_client(bot_token, api_base_url), signing_secret=signing_secret,
+        token_verification_enabled=verify_token, process_before_response=False,
+        listener_executor=ThreadPoolExecutor(max_workers=listener_threads, thread_name_prefix="listener"),
+        logger=logging.getLogger("recount_bot.bolt"),
+    )
+    register_routes(app, registry, services)
+    app.error(global_error_handler)
+    return app

@@ -1,0 +1,124 @@
+"""Workspaces and roles. Only a designated election official grants roles; the first one is the
+workspace admin or owner who first uses the bot (the installer, in practice), or is set from the CLI."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from bot.office_settings import OfficeSettings
+from bot.services.context import Services
+from bot.services.errors import Denied, UserError
+from storage import audit
+from storage.models import Membership, Role, Workspace
+
+
+@dataclass(frozen=True)
+class Member:
+    workspace_id: int
+    team_id: str
+    user_id: str
+    role: Role | None
+    settings: OfficeSettings
+    has_official: bool
+
+
+def ensure_workspace(session: Session, team_id: str, *, name: str = "", actor: str = "system") -> Workspace:
+    workspace = session.scalar(select(Workspace).where(Workspace.slack_team_id == team_id))
+    if workspace is None:
+        workspace = Workspace(slack_team_id=team_id, name=name, settings=OfficeSettings().stored())
+        session.add(workspace)
+        session.flush()
+        audit.append(session, actor=actor, action="workspace.created", entity="workspace", entity_id=workspace.id,
+                     after={"slack_team_id": team_id, "name": name}, workspace_id=workspace.id)
+    return workspace
+
+
+def _official_count(session: Session, workspace_id: int) -> int:
+    return session.scalar(select(func.count()).select_from(Membership).where(
+        Membership.workspace_id == workspace_id, Membership.role == Role.OFFICIAL.value)) or 0
+
+
+def resolve_member(services: Services, team_id: str, user_id: str) -> Member:
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id)
+        membership = session.scalar(select(Membership).where(
+            Membership.workspace_id == workspace.id, Membership.slack_user_id == user_id))
+        return Member(
+            workspace_id=workspace.id, team_id=team_id, user_id=user_id,
+            role=Role(membership.role) if membership else None,
+            settings=OfficeSettings.of(workspace.settings),
+            has_official=_official_count(session, workspace.id) > 0,
+        )
+
+
+def bootstrap_official(services: Services, team_id: str, user_id: str, *, reason: str) -> bool:
+    """Make `user_id` the first official if the workspace has none. Returns whether it did."""
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id)
+        if _official_count(session, workspace.id):
+            return False
+        _set_role(session, workspace, user_id, Role.OFFICIAL, actor=user_id, note=reason)
+        return True
+
+
+def _set_role(session: Session, workspace: Workspace, user_id: str, role: Role | None, *, actor: str,
+              note: str = "") -> tuple[str | None, str | None]:
+    membership = session.scalar(select(Membership).where(
+        Membership.workspace_id == workspace.id, Membership.slack_user_id == user_id))
+    before = membership.role if membership else None
+    after = role.value if role else None
+    if before == after:
+        return before, after
+    if role is None:
+        session.delete(membership)
+    elif membership is None:
+        session.add(Membership(workspace_id=workspace.id, slack_user_id=user_id, role=role.value, granted_by=actor))
+    else:
+        membership.role, membership.granted_by = role.value, actor
+    session.flush()
+    audit.append(session, actor=actor, action="role.set", entity="membership", entity_id=user_id,
+                 before={"role": before}, after={"role": after, "note": note} if note else {"role": after},
+                 workspace_id=workspace.id)
+    return before, after
+
+
+def set_role(services: Services, *, team_id: str, actor: str, actor_role: Role | None, user_id: str,
+             role: Role | None) -> tuple[str | None, str | None]:
+    """An official sets another person's role (None removes it). Never leaves the office without an official."""
+    if actor_role is not Role.OFFICIAL:
+        raise Denied("Only a designated election official may set roles.")
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id)
+        current = session.scalar(select(Membership.role).where(
+            Membership.workspace_id == workspace.id, Membership.slack_user_id == user_id))
+        if current == Role.OFFICIAL.value and role is not Role.OFFICIAL and _official_count(session, workspace.id) == 1:
+            raise UserError("That would leave the office without a designated election official; "
+                            "make someone else an official first.", field="role")
+        return _set_role(session, workspace, user_id, role, actor=actor)
+
+
+def list_members(services: Services, team_id: str) -> list[tuple[str, Role]]:
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id)
+        rows = session.execute(select(Membership.slack_user_id, Membership.role).where(
+            Membership.workspace_id == workspace.id).order_by(Membership.role, Membership.slack_user_id)).all()
+        return [(user, Role(role)) for user, role in rows]
+
+
+def update_settings(services: Services, *, team_id: str, actor: str, actor_role: Role | None,
+                    changes: dict) -> OfficeSettings:
+    if actor_role is not Role.OFFICIAL:
+        raise Denied("Only a designated election official may change the office's settings.")
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id)
+        before = OfficeSettings.of(workspace.settings)
+        try:
+            after = OfficeSettings.model_validate({**before.stored(), **changes})
+        except Exception as exc:  # pydantic's ValidationError: name the setting and the allowed values
+            raise UserError(f"Not a valid setting: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}") from None
+        workspace.settings = after.stored()
+        audit.append(session, actor=actor, action="settings.updated", entity="workspace", entity_id=workspace.id,
+                     before=before.stored(), after=after.stored(), workspace_id=workspace.id)
+        return after

@@ -1,0 +1,184 @@
+"""Recount cases as the card shows them, the card's place in Slack, and the notices given under (1)."""
+from __future__ import annotations
+
+import datetime as dt
+import enum
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from bot.services.context import Services
+from bot.services.errors import NotFound, UserError
+from storage import audit
+from storage.models import CaseDeadline, Notice, RecountCase
+
+
+class NoticeMethod(str, enum.Enum):
+    """'by any means reasonably expected to notify' (1): the office records which it used."""
+
+    EMAIL = "email"
+    PHONE = "phone"
+    LETTER = "letter"
+    IN_PERSON = "in person"
+    HAND_DELIVERY = "hand delivery"
+    OTHER = "other"
+
+
+@dataclass(frozen=True)
+class NoticeView:
+    id: int
+    recipient_kind: str
+    recipient_name: str
+    citation: str
+    given_at: dt.datetime | None
+    given_by: str | None
+    method: str | None
+    details: str | None
+    recorded_by: str | None
+
+    @property
+    def given(self) -> bool:
+        return self.given_at is not None
+
+
+@dataclass(frozen=True)
+class DeadlineView:
+    name: str
+    due_date: dt.date
+    citation: str
+    note: str
+    reading: str | None
+    rolled_from: dt.date | None
+    estimated: bool
+    falls_on: str | None
+
+
+@dataclass(frozen=True)
+class CaseView:
+    id: int
+    team_id: str
+    kind: str
+    status: str
+    contest: str
+    contest_kind: str
+    seats: int
+    election: str
+    election_date: dt.date
+    local_government: str
+    governing_body: str
+    verdict: dict
+    survey_version: int
+    opened_at: dt.datetime
+    opened_by: str
+    channel_id: str | None
+    card_ts: str | None
+    deadlines: tuple[DeadlineView, ...]
+    notices: tuple[NoticeView, ...]
+
+    def deadline(self, name: str) -> DeadlineView | None:
+        return next((d for d in self.deadlines if d.name == name), None)
+
+    @property
+    def notices_outstanding(self) -> int:
+        return sum(not n.given for n in self.notices)
+
+
+def _notice_view(notice: Notice) -> NoticeView:
+    return NoticeView(notice.id, notice.recipient_kind, notice.recipient_name, notice.citation, notice.given_at,
+                      notice.given_by, notice.method, notice.details, notice.recorded_by)
+
+
+def _load(session: Session, case_id: int, workspace_id: int | None = None) -> RecountCase:
+    case = session.get(RecountCase, case_id)
+    if case is None or (workspace_id is not None and case.workspace_id != workspace_id):
+        raise NotFound("That recount case does not exist in this office.")
+    return case
+
+
+def _view(session: Session, case: RecountCase) -> CaseView:
+    contest = case.contest
+    election = contest.election
+    government = election.local_government
+    deadlines = session.scalars(select(CaseDeadline).where(CaseDeadline.case_id == case.id)
+                                .order_by(CaseDeadline.due_date, CaseDeadline.id))
+    return CaseView(
+        id=case.id, team_id=government.workspace.slack_team_id, kind=case.kind, status=case.status,
+        contest=contest.name, contest_kind=contest.kind, seats=contest.seats, election=election.name,
+        election_date=election.election_date, local_government=government.name,
+        governing_body=government.governing_body, verdict=dict(case.verdict),
+        survey_version=case.survey_version.number, opened_at=case.opened_at, opened_by=case.opened_by,
+        channel_id=case.channel_id, card_ts=case.card_ts,
+        deadlines=tuple(DeadlineView(d.name, d.due_date, d.citation, d.note, d.reading, d.rolled_from, d.estimated,
+                                     d.falls_on) for d in deadlines),
+        notices=tuple(_notice_view(n) for n in case.notices),
+    )
+
+
+def case_view(services: Services, case_id: int, *, workspace_id: int | None = None) -> CaseView:
+    with services.db.transaction() as session:
+        return _view(session, _load(session, case_id, workspace_id))
+
+
+def set_card(services: Services, case_id: int, *, channel_id: str, ts: str, actor: str) -> None:
+    """Remember where the case's card is, so later updates thread under it and edit it."""
+    with services.db.transaction() as session:
+        case = _load(session, case_id)
+        before = {"channel_id": case.channel_id, "card_ts": case.card_ts}
+        if (case.channel_id, case.card_ts) == (channel_id, ts):
+            return
+        case.channel_id, case.card_ts = channel_id, ts
+        audit.append(session, actor=actor, action="case.card_posted", entity="recount_case", entity_id=case.id,
+                     before=before, after={"channel_id": channel_id, "card_ts": ts}, workspace_id=case.workspace_id)
+
+
+def notice_view(services: Services, notice_id: int, *, workspace_id: int) -> tuple[NoticeView, CaseView]:
+    with services.db.transaction() as session:
+        notice = session.get(Notice, notice_id)
+        if notice is None:
+            raise NotFound("That notice does not exist.")
+        case = _load(session, notice.case_id, workspace_id)
+        return _notice_view(notice), _view(session, case)
+
+
+@dataclass(frozen=True)
+class NoticeRecorded:
+    notice: NoticeView
+    case: CaseView
+    newly_recorded: bool
+
+
+def record_notice(services: Services, *, workspace_id: int, notice_id: int, given_by: str, method: str,
+                  given_at: dt.datetime, details: str | None, actor: str) -> NoticeRecorded:
+    """Record that a notice under (1) was given: by whom, how, when. Recording twice changes nothing."""
+    if not given_by or not given_by.strip():
+        raise UserError("Say who gave the notice.", field="given_by")
+    try:
+        method_value = NoticeMethod(method).value
+    except ValueError:
+        raise UserError(f"“{method}” is not a way of giving notice this office records.", field="method") from None
+    if given_at.tzinfo is None:
+        raise ValueError("given_at must be timezone-aware")
+    now = services.now()
+    if given_at > now + dt.timedelta(minutes=5):
+        raise UserError("The notice cannot have been given in the future.", field="given_at")
+    with services.db.transaction() as session:
+        notice = session.get(Notice, notice_id, with_for_update=True)
+        if notice is None:
+            raise NotFound("That notice does not exist.")
+        case = _load(session, notice.case_id, workspace_id)
+        if given_at.date() < case.contest.election.election_date:
+            raise UserError("A recount notice cannot predate the election.", field="given_at")
+        if notice.given_at is not None:  # a double click or a second modal: the first record stands
+            return NoticeRecorded(_notice_view(notice), _view(session, case), False)
+        notice.given_at, notice.given_by, notice.method = given_at, given_by.strip(), method_value
+        notice.details = (details or "").strip() or None
+        notice.recorded_by, notice.recorded_at = actor, now
+        session.flush()
+        audit.append(session, actor=actor, action="notice.recorded", entity="notice", entity_id=notice.id,
+                     before={"given_at": None},
+                     after={"case": case.id, "recipient": f"{notice.recipient_kind}: {notice.recipient_name}",
+                            "given_at": given_at, "given_by": notice.given_by, "method": method_value,
+                            "details": notice.details, "citation": notice.citation},
+                     workspace_id=case.workspace_id, at=now)
+        return NoticeRecorded(_notice_view(notice), _view(session, case), True)

@@ -1,0 +1,144 @@
+"""`/recount check`: the (1) verdicts for the latest election, and a recount case for each contest inside
+the margin, opened once (checking again finds the case; it never opens a second)."""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from bot.office_settings import OfficeSettings
+from bot.services.access import ensure_workspace
+from bot.services.context import Services
+from bot.services.errors import NotFound
+from bot.services.survey import rules_contests
+from rules.contest import ContestKind
+from rules.deadlines import automatic_recount_deadline, contest_filing_deadline
+from rules.margin import MarginDecision, check_automatic_recount
+from rules.serialize import to_jsonable
+from rules.statute import AUTOMATIC_RECOUNT_MARGIN
+from storage import audit
+from storage.models import (
+    CaseDeadline, CaseKind, Contest, Election, IssueCommittee, Notice, RecipientKind, RecountCase, SurveyVersion,
+)
+from storage.repositories import find_contest, latest_election, latest_version
+
+
+@dataclass(frozen=True)
+class ContestVerdict:
+    contest_id: int
+    decision: MarginDecision
+    case_id: int | None
+    case_opened_now: bool
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    election_name: str
+    election_date: dt.date
+    local_government: str
+    version_number: int
+    multi_seat_rule: str
+    verdicts: tuple[ContestVerdict, ...]  # closest first
+
+    @property
+    def opened(self) -> list[ContestVerdict]:
+        return [v for v in self.verdicts if v.case_opened_now]
+
+
+def _latest(session: Session, workspace_id: int) -> tuple[Election, SurveyVersion]:
+    election = latest_election(session, workspace_id)
+    if election is None:
+        raise NotFound("No election has returns yet. Enter them with `/recount returns`, or import a file with "
+                       "`recount-bot import FILE --election-date YYYY-MM-DD --name NAME`.")
+    version = latest_version(session, election.id)
+    if version is None:
+        raise NotFound(f"{election.name} has no survey of returns yet. Enter it with `/recount returns`.")
+    return election, version
+
+
+def _notices_owed(session: Session, contest: Contest, governing_body: str) -> list[tuple[RecipientKind, str]]:
+    """(1): notice to the governing body, to all candidates and, for a ballot issue or question, to any
+    issue committee affected by the result."""
+    owed = [(RecipientKind.GOVERNING_BODY, governing_body)]
+    if contest.kind == ContestKind.CANDIDATE.value:
+        owed += [(RecipientKind.CANDIDATE, choice.name) for choice in contest.choices]
+    else:
+        committees = session.scalars(select(IssueCommittee).where(IssueCommittee.contest_id == contest.id)
+                                     .order_by(IssueCommittee.id))
+        owed += [(RecipientKind.ISSUE_COMMITTEE, committee.name) for committee in committees]
+    return owed
+
+
+def _open_automatic_case(session: Session, *, workspace_id: int, election: Election, version: SurveyVersion,
+                         contest: Contest, decision: MarginDecision, settings: OfficeSettings, actor: str,
+                         now: dt.datetime) -> tuple[int, bool]:
+    existing = session.scalar(select(RecountCase.id).where(RecountCase.contest_id == contest.id))
+    if existing is not None:
+        return existing, False
+    try:
+        with session.begin_nested():  # a concurrent check may open it first: the unique contest wins
+            case = RecountCase(
+                workspace_id=workspace_id, contest_id=contest.id, kind=CaseKind.AUTOMATIC.value, opened_at=now,
+                opened_by=actor, survey_version_id=version.id, multi_seat_rule=settings.multi_seat_rule.value,
+                verdict=to_jsonable(decision))
+            session.add(case)
+            session.flush()
+    except IntegrityError:
+        return session.scalar(select(RecountCase.id).where(RecountCase.contest_id == contest.id)), False
+
+    completion = automatic_recount_deadline(election.election_date, rollover=settings.completion_rollover)
+    filing = contest_filing_deadline(election.election_date)
+    for deadline in (completion, filing):
+        session.add(CaseDeadline(
+            case_id=case.id, name=deadline.name, due_date=deadline.date, citation=deadline.citation,
+            note=deadline.note, reading=deadline.reading, rolled_from=deadline.rolled_from,
+            estimated=deadline.estimated, falls_on=deadline.falls_on))
+    for kind, name in _notices_owed(session, contest, election.local_government.governing_body):
+        session.add(Notice(case_id=case.id, recipient_kind=kind.value, recipient_name=name,
+                           citation=AUTOMATIC_RECOUNT_MARGIN.citation))
+    session.flush()
+    audit.append(session, actor=actor, action="case.opened", entity="recount_case", entity_id=case.id,
+                 after={"contest": contest.name, "kind": case.kind, "survey_version": version.number,
+                        "verdict": decision.reason, "citation": decision.citation, "rule": decision.rule,
+                        "completion_deadline": completion.date},
+                 workspace_id=workspace_id, at=now)
+    return case.id, True
+
+
+def check(services: Services, *, team_id: str, actor: str, settings: OfficeSettings,
+          contest_name: str | None = None) -> CheckOutcome:
+    """Check one contest (by name) or every contest of the latest election; open cases as (1) requires."""
+    now = services.now()
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id, actor=actor)
+        election, version = _latest(session, workspace.id)
+        wanted = None
+        if contest_name:
+            contest = find_contest(session, election.id, contest_name)
+            if contest is None:
+                names = ", ".join(c.name for c, _ in rules_contests(session, version)[:8])
+                raise NotFound(f"No contest called “{contest_name}” in {election.name}. Contests: {names}.")
+            wanted = [contest.id]
+        verdicts = []
+        for stored, contest in rules_contests(session, version, wanted):
+            decision = check_automatic_recount(contest, settings.multi_seat_rule)
+            case_id, opened = None, False
+            if decision.automatic_recount:
+                case_id, opened = _open_automatic_case(
+                    session, workspace_id=workspace.id, election=election, version=version, contest=stored,
+                    decision=decision, settings=settings, actor=actor, now=now)
+            else:
+                case_id = session.scalar(select(RecountCase.id).where(RecountCase.contest_id == stored.id))
+            verdicts.append(ContestVerdict(stored.id, decision, case_id, opened))
+        if wanted and not verdicts:
+            raise NotFound(f"{contest_name} has no returns in version {version.number} yet.")
+        verdicts.sort(key=lambda v: v.decision.closeness)
+        audit.append(session, actor=actor, action="survey.checked", entity="survey_version", entity_id=version.id,
+                     after={"contests": len(verdicts), "automatic": [v.decision.contest for v in verdicts
+                                                                     if v.decision.automatic_recount],
+                            "rule": settings.multi_seat_rule.value}, workspace_id=workspace.id, at=now)
+        return CheckOutcome(election.name, election.election_date, election.local_government.name, version.number,
+                            settings.multi_seat_rule.value, tuple(verdicts))

@@ -1,0 +1,94 @@
+"""Process settings from the environment, validated by pydantic.
+
+A missing or malformed setting stops start-up with one clear line per setting, naming it; no
+traceback. Secrets are `SecretStr` so they never appear in logs or error messages.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from storage.db import DEFAULT_DATABASE_URL, DatabaseUrlError, normalise_url
+
+SLACK_API_DEFAULT = "https://slack.com/api/"
+
+
+class SettingsError(Exception):
+    """One line per bad setting, each naming the environment variable."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.lines = list(lines)
+        super().__init__("; ".join(self.lines))
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(case_sensitive=True, extra="ignore", populate_by_name=False)
+
+    slack_bot_token: SecretStr = Field(alias="SLACK_BOT_TOKEN")
+    slack_signing_secret: SecretStr = Field(alias="SLACK_SIGNING_SECRET")
+    slack_app_token: SecretStr | None = Field(default=None, alias="SLACK_APP_TOKEN")
+    database_url: str = Field(default=DEFAULT_DATABASE_URL, alias="DATABASE_URL")
+    port: int = Field(default=3000, ge=1, le=65535, alias="PORT")
+    slack_api_base_url: str = Field(default=SLACK_API_DEFAULT, alias="SLACK_API_BASE_URL")
+
+    @field_validator("slack_bot_token")
+    @classmethod
+    def _bot_token(cls, value: SecretStr) -> SecretStr:
+        if not value.get_secret_value().startswith("xoxb-"):
+            raise ValueError("must be a bot token starting with xoxb-")
+        return value
+
+    @field_validator("slack_signing_secret")
+    @classmethod
+    def _signing_secret(cls, value: SecretStr) -> SecretStr:
+        if len(value.get_secret_value().strip()) < 8:
+            raise ValueError("is too short to be a Slack signing secret")
+        return value
+
+    @field_validator("slack_app_token")
+    @classmethod
+    def _app_token(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith("xapp-"):
+            raise ValueError("must be an app-level token starting with xapp-")
+        return value
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, value: str) -> str:
+        try:
+            return normalise_url(value)
+        except DatabaseUrlError as exc:
+            raise ValueError(str(exc)) from None
+
+    @field_validator("slack_api_base_url")
+    @classmethod
+    def _base_url(cls, value: str) -> str:
+        if not value.startswith(("http://", "https://")):
+            raise ValueError("must be an http:// or https:// URL")
+        return value if value.endswith("/") else value + "/"
+
+
+def _describe(error: dict) -> str:
+    name = error["loc"][0] if error["loc"] else "setting"
+    if error["type"] == "missing":
+        return f"{name} is not set"
+    message = error["msg"].removeprefix("Value error, ")
+    value = error.get("input")
+    shown = "" if "TOKEN" in str(name) or "SECRET" in str(name) or not isinstance(value, str) else f" {value!r}"
+    return f"{name}{shown}: {message}"
+
+
+def load_settings(*, require_app_token: bool = False, environ: dict[str, str] | None = None) -> Settings:
+    """Read settings from the environment (or `environ`); raise SettingsError naming each bad one."""
+    try:
+        if environ is None:
+            settings = Settings()
+        else:
+            settings = Settings.model_validate({k: v for k, v in environ.items()})
+    except ValidationError as exc:
+        raise SettingsError(_describe(e) for e in exc.errors()) from None
+    if require_app_token and settings.slack_app_token is None:
+        raise SettingsError(["SLACK_APP_TOKEN is not set (Socket Mode needs an app-level token, xapp-...)"])
+    return settings

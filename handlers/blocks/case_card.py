@@ -1,0 +1,95 @@
+"""The recount case's card: deadline, notices owed under (1) with buttons, observers' right."""
+from __future__ import annotations
+
+from bot.services.cases import CaseView, NoticeView
+from handlers.blocks.common import (
+    MESSAGE_BLOCKS_LIMIT, button, context, day, denver, divider, esc, fields_section, header, section,
+)
+from handlers.ids import Action
+
+RECIPIENT_LABEL = {"governing_body": "Governing body", "candidate": "Candidate", "issue_committee": "Issue committee"}
+
+
+def _deadline_text(case: CaseView) -> str:
+    name = "automatic_recount_deadline" if case.kind == "automatic" else "requested_recount_deadline"
+    deadline = case.deadline(name)
+    if deadline is None:
+        return "—"
+    text = f"*{day(deadline.due_date)}*"
+    if deadline.estimated:
+        text += " (estimate)"
+    if deadline.rolled_from:
+        text += f"\nrolled from {day(deadline.rolled_from)}"
+    if deadline.falls_on:
+        text += f"\n:warning: falls on {esc(deadline.falls_on)}: finish by the business day before"
+    return text + f"\n{deadline.citation}"
+
+
+def _notice_line(notice: NoticeView) -> str:
+    who = f"*{RECIPIENT_LABEL.get(notice.recipient_kind, notice.recipient_kind)}:* {esc(notice.recipient_name)}"
+    if not notice.given:
+        return f":hourglass_flowing_sand: {who} — not yet given"
+    recorded = f" · recorded by <@{notice.recorded_by}>" if notice.recorded_by else ""
+    details = f" ({esc(notice.details)})" if notice.details else ""
+    return (f":white_check_mark: {who} — given by {esc(notice.given_by or '')} by {esc(notice.method or '')}"
+            f"{details}, {denver(notice.given_at)}{recorded}")
+
+
+def notice_block(notice: NoticeView) -> dict:
+    if notice.given:
+        return section(_notice_line(notice))
+    return section(_notice_line(notice), accessory=button("Record notice", Action.RECORD_NOTICE.value, str(notice.id)))
+
+
+def case_card(case: CaseView) -> list[dict]:
+    verdict = case.verdict
+    kind = "Automatic recount" if case.kind == "automatic" else "Requested recount"
+    paid_by = ("the governing body (C.R.S. 1-13.5-1306(1))" if case.kind == "automatic"
+               else "the requester (C.R.S. 1-13.5-1306(2)(a))")
+    given = sum(n.given for n in case.notices)
+    margin = verdict.get("margin")
+    blocks = [
+        header(f"{kind}: {case.contest}"),
+        fields_section([
+            f"*Election*\n{esc(case.election)} ({day(case.election_date)})",
+            f"*Local government*\n{esc(case.local_government)}",
+            f"*Margin*\n{margin:,} votes (triggers at ≤ {verdict.get('max_margin_for_recount', 0):,})"
+            if margin is not None else "*Margin*\n—",
+            f"*Complete no later than*\n{_deadline_text(case)}",
+            f"*Status*\n{case.status}",
+            f"*Paid for by*\n{paid_by}",
+        ]),
+        section(f"{esc(verdict.get('reason', ''))}"),
+        context(f"*{verdict.get('citation', '')}* · Reading: {esc(verdict.get('rule') or '')}"),
+        divider(),
+        section(f"*Notices owed under C.R.S. 1-13.5-1306(1)* — {given} of {len(case.notices)} given. "
+                "Notice must be given by any means reasonably expected to notify."),
+    ]
+    room = MESSAGE_BLOCKS_LIMIT - len(blocks) - 4
+    outstanding = [n for n in case.notices if not n.given]
+    done = [n for n in case.notices if n.given]
+    # Outstanding notices keep their buttons; if there are too many to show, given ones are summarised.
+    shown = outstanding[:room]
+    blocks += [notice_block(n) for n in shown]
+    if len(outstanding) > len(shown):
+        blocks.append(context(f"{len(outstanding) - len(shown)} more outstanding notices do not fit in one Slack "
+                              "message; they are listed in the case's thread."))
+    space = MESSAGE_BLOCKS_LIMIT - len(blocks) - 3
+    if done and space >= len(done):
+        blocks += [notice_block(n) for n in done]
+    elif done:
+        blocks.append(section("\n".join(_notice_line(n) for n in done)))
+    if case.contest_kind == "question" and not any(n.recipient_kind == "issue_committee" for n in case.notices):
+        blocks.append(section(":warning: No issue committee is recorded for this ballot question. Any committee "
+                              "affected by the result is owed notice: add it with `/recount committee`."))
+    blocks.append(context("Affected candidates and issue committees may be present during and observe the recount "
+                          "(C.R.S. 1-13.5-1306(1))."))
+    blocks.append(context(f"Case #{case.id} · opened {denver(case.opened_at)} by <@{case.opened_by}> · survey of "
+                          f"returns version {case.survey_version}"))
+    return blocks[:MESSAGE_BLOCKS_LIMIT]
+
+
+def case_text(case: CaseView) -> str:
+    kind = "Automatic recount" if case.kind == "automatic" else "Requested recount"
+    outstanding = case.notices_outstanding
+    return f"{kind}: {case.contest} — {outstanding} notice{'s' if outstanding != 1 else ''} outstanding."

@@ -1,0 +1,19 @@
+"""The `/recount` slash command: one Bolt listener that dispatches to declared subcommands."""
+from __future__ import annotations
+
+# Importing the subcommand modules declares them in SUBCOMMANDS.
+from handlers import admin, check, committees, help, returns  # noqa: F401
+from handlers.ids import Command
+from handlers.interaction import Interaction
+from handlers.registry import ANYONE, Registry
+from handlers.subcommands import SUBCOMMANDS
+
+
+def register(registry: Registry) -> None:
+    SUBCOMMANDS.validate()
+    # The command itself is open to anyone; each subcommand enforces its own role before it runs.
+    registry.command(Command.RECOUNT.value, needs=ANYONE, changes_state=False)(recount)
+
+
+def recount(ix: Interaction) -> None:
+    SUBCOMMANDS.dispatch(ix)

@@ -1,0 +1,200 @@
+"""Turns a raw Bolt request into a typed `Interaction`, enforces the route's role, drops Slack
+retries already handled, and is the one place errors become messages.
+
+Order for commands, actions and shortcuts: ack at once (Slack's 3-second limit), then resolve the
+member, de-duplicate, check the role, run. View submissions are acknowledged by their handler,
+because the acknowledgement carries field errors or the next view.
+"""
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from slack_bolt import Ack, App, BoltResponse
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+from sqlalchemy.exc import IntegrityError
+
+from bot.services import access
+from bot.services.access import Member
+from bot.services.context import Services
+from bot.services.errors import Denied, UserError
+from handlers.blocks.common import message_modal
+from handlers.registry import ANYONE, Registry, Route, Surface
+from storage.models import ProcessedDelivery, Role
+
+log = logging.getLogger("recount_bot.handlers")
+
+
+def new_reference() -> str:
+    """A short id shown to the user and written to the log with the traceback."""
+    return secrets.token_hex(4).upper()
+
+
+@dataclass
+class Interaction:
+    services: Services
+    route: Route
+    body: dict
+    client: WebClient
+    ack: Ack
+    respond: Callable[..., Any] | None
+    team_id: str
+    user_id: str
+    channel_id: str | None
+    trigger_id: str | None
+    member: Member | None = None
+    extras: dict = field(default_factory=dict)
+
+    @property
+    def role(self) -> Role | None:
+        return self.member.role if self.member else None
+
+    @property
+    def acked(self) -> bool:
+        return self.ack.response is not None
+
+    def tell(self, text: str, blocks: list[dict] | None = None) -> None:
+        """An ephemeral message to the person who acted, by the best route the payload offers."""
+        if self.respond is not None and self.body.get("response_url"):
+            self.respond(text=text, blocks=blocks, response_type="ephemeral", replace_original=False)
+        elif self.channel_id:
+            try:
+                self.client.chat_postEphemeral(channel=self.channel_id, user=self.user_id, text=text, blocks=blocks)
+            except SlackApiError:
+                self._dm(text, blocks)
+        else:
+            self._dm(text, blocks)
+
+    def _dm(self, text: str, blocks: list[dict] | None) -> None:
+        channel = self.client.conversations_open(users=self.user_id)["channel"]["id"]
+        self.client.chat_postMessage(channel=channel, text=text, blocks=blocks)
+
+
+def _ids(body: dict) -> tuple[str, str, str | None, str | None]:
+    team = (body.get("team") or {}).get("id") or body.get("team_id") or (body.get("user") or {}).get("team_id") or ""
+    user = (body.get("user") or {}).get("id") or body.get("user_id") or (body.get("event") or {}).get("user") or ""
+    channel = (body.get("channel") or {}).get("id") or body.get("channel_id") or (body.get("event") or {}).get("channel")
+    container = body.get("container") or {}
+    channel = channel or container.get("channel_id")
+    return team, user, channel, body.get("trigger_id")
+
+
+def _delivery_key(body: dict) -> str | None:
+    """The same delivery retried by Slack carries the same event_id or trigger_id."""
+    if body.get("event_id"):
+        return f"event:{body['event_id']}"
+    if body.get("trigger_id"):
+        return f"trigger:{body['trigger_id']}"
+    return None
+
+
+def _first_delivery(services: Services, key: str | None) -> bool:
+    if key is None:
+        return True
+    try:
+        with services.db.transaction() as session:
+            session.add(ProcessedDelivery(key=key, received_at=services.now()))
+        return True
+    except IntegrityError:
+        return False
+
+
+def _slack_admin(client: WebClient, user_id: str) -> bool:
+    try:
+        user = client.users_info(user=user_id)["user"]
+    except SlackApiError:
+        return False
+    return bool(user.get("is_admin") or user.get("is_owner") or user.get("is_primary_owner"))
+
+
+DENIED = ("You need the {needed} role to do this; you have {have}. A designated election official can grant it "
+          "with `/recount admin role @you {needed}`.")
+
+
+def _allowed(route: Route, member: Member) -> bool:
+    if route.needs is ANYONE:
+        return True
+    return member.role is not None and member.role.allows(route.needs)
+
+
+def resolve_member(ix: Interaction) -> Member:
+    services = ix.services
+    member = access.resolve_member(services, ix.team_id, ix.user_id)
+    if not member.has_official and _slack_admin(ix.client, ix.user_id):
+        # The first workspace admin or owner to use the bot (the installer, in practice) is its official.
+        if access.bootstrap_official(services, ix.team_id, ix.user_id,
+                                     reason="first workspace admin to use recount-bot"):
+            member = access.resolve_member(services, ix.team_id, ix.user_id)
+    return member
+
+
+def _fail(ix: Interaction, message: str) -> None:
+    if ix.route.surface is Surface.VIEW and not ix.acked:
+        ix.ack(response_action="update", view=message_modal("Recount", message))
+    elif ix.route.surface is not Surface.EVENT:
+        ix.tell(message)
+
+
+def run_route(ix: Interaction) -> None:
+    """Everything around a listener: role, de-duplication, and the one error handler."""
+    route = ix.route
+    try:
+        if route.surface in (Surface.COMMAND, Surface.ACTION, Surface.SHORTCUT, Surface.EVENT, Surface.VIEW_CLOSED):
+            ix.ack()
+        ix.member = resolve_member(ix)
+        if not _allowed(route, ix.member):
+            have = ix.member.role.value if ix.member.role else "no role"
+            raise Denied(DENIED.format(needed=route.needs.value, have=have))
+        if not _first_delivery(ix.services, _delivery_key(ix.body)):
+            log.info("skipping a delivery already handled: %s", _delivery_key(ix.body))
+            if not ix.acked:
+                ix.ack()
+            return
+        route.func(ix)
+    except UserError as exc:
+        _fail(ix, exc.message)
+    except Exception:
+        reference = new_reference()
+        log.exception("listener %s failed; reference %s", route.label, reference)
+        try:
+            _fail(ix, f":warning: Something went wrong and nothing was saved. Reference: *{reference}* "
+                      "(give it to your administrator; the details are in the bot's log).")
+        except Exception:
+            log.exception("could not tell the user about reference %s", reference)
+    finally:
+        if route.surface is Surface.VIEW and not ix.acked:
+            ix.ack()
+
+
+def register_routes(app: App, registry: Registry, services: Services) -> None:
+    """Register each declared route with Bolt through `run_route`."""
+    registry.validate()
+    for route in registry.routes:
+        listener = _listener_for(route, services)
+        register = {
+            Surface.COMMAND: app.command, Surface.ACTION: app.action, Surface.VIEW: app.view_submission,
+            Surface.VIEW_CLOSED: app.view_closed, Surface.SHORTCUT: app.shortcut, Surface.EVENT: app.event,
+        }[route.surface]
+        register(route.key)(listener)
+
+
+def _listener_for(route: Route, services: Services) -> Callable[..., None]:
+    # A closure, not a default argument: Bolt injects every named parameter (unknown names as None).
+    def listener(ack, body, client, respond):
+        team, user, channel, trigger = _ids(body)
+        run_route(Interaction(services=services, route=route, body=body, client=client, ack=ack,
+                              respond=respond, team_id=team, user_id=user, channel_id=channel,
+                              trigger_id=trigger))
+
+    listener.__name__ = f"route_{route.label}"
+    return listener
+
+
+def global_error_handler(error: Exception, body: dict, logger: logging.Logger) -> BoltResponse:
+    """Errors outside our listeners (Bolt middleware): logged with a reference, never a traceback to Slack."""
+    reference = new_reference()
+    logger.error("unhandled error; reference %s", reference, exc_info=error)
+    return BoltResponse(status=500, body="")

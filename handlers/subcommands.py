@@ -1,0 +1,65 @@
+"""`/recount <subcommand>`: each subcommand declares the role it needs, like every other listener."""
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass
+from typing import Callable
+
+from bot.services.errors import Denied, UserError
+from handlers.interaction import DENIED, Interaction
+from handlers.registry import ANYONE, Anyone, RegistryError
+from storage.models import Role
+
+SMART_QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"})
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    name: str
+    needs: Role | Anyone
+    usage: str
+    summary: str
+    func: Callable[[Interaction, str], None]
+    changes_state: bool = True
+
+
+class Subcommands:
+    def __init__(self) -> None:
+        self.table: dict[str, Subcommand] = {}
+
+    def add(self, name: str, *, needs: Role | Anyone, usage: str, summary: str, changes_state: bool = True):
+        def decorator(func: Callable[[Interaction, str], None]):
+            if name in self.table:
+                raise RegistryError(f"/recount {name} is declared twice")
+            self.table[name] = Subcommand(name, needs, usage, summary, func, changes_state)
+            return func
+
+        return decorator
+
+    def validate(self) -> None:
+        for sub in self.table.values():
+            if not isinstance(sub.needs, (Role, Anyone)):
+                raise RegistryError(f"/recount {sub.name} does not declare the role it needs")
+            if sub.changes_state and sub.needs in (ANYONE, Role.VIEWER):
+                raise RegistryError(f"/recount {sub.name} changes state but is open to {sub.needs.value}")
+
+    def dispatch(self, ix: Interaction) -> None:
+        text = (ix.body.get("text") or "").strip()
+        name, _, rest = text.partition(" ")
+        sub = self.table.get(name.lower() or "help")
+        if sub is None:
+            raise UserError(f"I don't know `/recount {name}`. Try `/recount help`.")
+        if sub.needs is not ANYONE and (ix.role is None or not ix.role.allows(sub.needs)):
+            raise Denied(DENIED.format(needed=sub.needs.value, have=ix.role.value if ix.role else "no role"))
+        sub.func(ix, rest.strip())
+
+
+def split_args(text: str) -> list[str]:
+    """Arguments as a clerk types them, with “smart quotes” from phones and Slack's editor."""
+    try:
+        return shlex.split(text.translate(SMART_QUOTES))
+    except ValueError:
+        raise UserError("A quotation mark is not closed.") from None
+
+
+SUBCOMMANDS = Subcommands()

@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from bot.services.survey import import_returns
+from rules.returns import parse_returns
+from tests.support.slack_app import TEAM, SlackHarness
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "survey-of-returns.csv"
+
+
+@pytest.fixture
+def harness(db):
+    h = SlackHarness(db)
+    try:
+        yield h
+        assert h.slack.server_errors == [], "the Slack stand-in failed on a call"
+    finally:
+        h.close()
+
+
+def load_example(harness: SlackHarness, *, path: Path = EXAMPLE, name: str = "Regular Special District Election",
+                 date: dt.date = dt.date(2026, 11, 3)) -> None:
+    data = path.read_bytes()
+    import_returns(harness.services, team_id=TEAM, returns=parse_returns(data), election_name=name,
+                   election_date=date, local_government="Front Range Special Districts",
+                   governing_body="Board of Directors", source_name=path.name, source_bytes=data, actor="test")
