@@ -8,10 +8,12 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from bot.services.case_money import MoneyView, money_view
 from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
+from rules.decision import Decision
 from storage import audit
-from storage.models import CaseDeadline, Notice, RecountCase
+from storage.models import CaseDeadline, CaseKind, Notice, RecountCase, RecountRequestRow
 
 
 class NoticeMethod(str, enum.Enum):
@@ -55,6 +57,21 @@ class DeadlineView:
 
 
 @dataclass(frozen=True)
+class RequestSummary:
+    """Who asked for a requested recount, and in whose favor (decides a (2)(d) refund)."""
+
+    id: int
+    requester_name: str
+    requester_contact: str
+    party_kind: str
+    in_favor_of: str
+    received_on: dt.date
+    received_reference: str
+    decided_by: str | None
+    decision_note: str | None
+
+
+@dataclass(frozen=True)
 class CaseView:
     id: int
     team_id: str
@@ -75,6 +92,15 @@ class CaseView:
     card_ts: str | None
     deadlines: tuple[DeadlineView, ...]
     notices: tuple[NoticeView, ...]
+    checklist: Decision | None = None  # (2)(b) for requested recounts
+    money: MoneyView | None = None  # requested recounts only
+    request: RequestSummary | None = None
+    counting_started_at: dt.datetime | None = None
+    counting_started_by: str | None = None
+
+    @property
+    def requested(self) -> bool:
+        return self.kind == CaseKind.REQUESTED.value
 
     def deadline(self, name: str) -> DeadlineView | None:
         return next((d for d in self.deadlines if d.name == name), None)
@@ -102,6 +128,15 @@ def _view(session: Session, case: RecountCase) -> CaseView:
     government = election.local_government
     deadlines = session.scalars(select(CaseDeadline).where(CaseDeadline.case_id == case.id)
                                 .order_by(CaseDeadline.due_date, CaseDeadline.id))
+    money = request = checklist = None
+    if case.kind == CaseKind.REQUESTED.value:
+        money = money_view(session, case)
+        checklist = money.checklist
+        row = session.scalar(select(RecountRequestRow).where(RecountRequestRow.case_id == case.id))
+        if row is not None:
+            request = RequestSummary(row.id, row.requester_name, row.requester_contact, row.party_kind,
+                                     row.in_favor_of, row.received_on, row.received_reference, row.decided_by,
+                                     row.decision_note)
     return CaseView(
         id=case.id, team_id=government.workspace.slack_team_id, kind=case.kind, status=case.status,
         contest=contest.name, contest_kind=contest.kind, seats=contest.seats, election=election.name,
@@ -112,6 +147,8 @@ def _view(session: Session, case: RecountCase) -> CaseView:
         deadlines=tuple(DeadlineView(d.name, d.due_date, d.citation, d.note, d.reading, d.rolled_from, d.estimated,
                                      d.falls_on) for d in deadlines),
         notices=tuple(_notice_view(n) for n in case.notices),
+        checklist=checklist, money=money, request=request,
+        counting_started_at=case.counting_started_at, counting_started_by=case.counting_started_by,
     )
 
 

@@ -59,7 +59,7 @@ def _latest(session: Session, workspace_id: int) -> tuple[Election, SurveyVersio
     return election, version
 
 
-def _notices_owed(session: Session, contest: Contest, governing_body: str) -> list[tuple[RecipientKind, str]]:
+def notices_owed(session: Session, contest: Contest, governing_body: str) -> list[tuple[RecipientKind, str]]:
     """(1): notice to the governing body, to all candidates and, for a ballot issue or question, to any
     issue committee affected by the result."""
     owed = [(RecipientKind.GOVERNING_BODY, governing_body)]
@@ -96,7 +96,7 @@ def _open_automatic_case(session: Session, *, workspace_id: int, election: Elect
             case_id=case.id, name=deadline.name, due_date=deadline.date, citation=deadline.citation,
             note=deadline.note, reading=deadline.reading, rolled_from=deadline.rolled_from,
             estimated=deadline.estimated, falls_on=deadline.falls_on))
-    for kind, name in _notices_owed(session, contest, election.local_government.governing_body):
+    for kind, name in notices_owed(session, contest, election.local_government.governing_body):
         session.add(Notice(case_id=case.id, recipient_kind=kind.value, recipient_name=name,
                            citation=AUTOMATIC_RECOUNT_MARGIN.citation))
     session.flush()

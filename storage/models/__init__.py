@@ -3,10 +3,11 @@ from storage.models.audit import AuditEntry, AuditHead, ProcessedDelivery
 from storage.models.base import Base
 from storage.models.election import Choice, Contest, Election, IssueCommittee, SurveyVersion, VoteCount
 from storage.models.office import LocalGovernment, Membership, Role, Workspace
+from storage.models.requests import CostNotice, LedgerRow, RecountRequestRow, RequestStatus
 from storage.models.recount import CaseDeadline, CaseKind, CaseStatus, Notice, RecipientKind, RecountCase
 
 __all__ = [
     "AuditEntry", "AuditHead", "Base", "CaseDeadline", "CaseKind", "CaseStatus", "Choice", "Contest", "Election",
     "IssueCommittee", "LocalGovernment", "Membership", "Notice", "ProcessedDelivery", "RecipientKind",
-    "RecountCase", "Role", "SurveyVersion", "VoteCount", "Workspace",
+    "RecountCase", "Role", "CostNotice", "LedgerRow", "RecountRequestRow", "RequestStatus", "SurveyVersion", "VoteCount", "Workspace",
 ]

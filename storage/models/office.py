@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 
-from sqlalchemy import ForeignKey, String, UniqueConstraint
+from sqlalchemy import Boolean, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from storage.models.base import Base
@@ -48,6 +48,8 @@ class Membership(Base):
     workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id"))
     slack_user_id: Mapped[str] = mapped_column(String(32))
     role: Mapped[str] = mapped_column(String(16))
+    # A delegated approver may decide recount requests besides the designated election official.
+    can_approve: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
     granted_by: Mapped[str] = mapped_column(String(64))
     granted_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 

@@ -41,6 +41,9 @@ class RecountCase(Base):
     # Where the case's card lives; every later update goes into its thread.
     channel_id: Mapped[str | None] = mapped_column(String(32), default=None)
     card_ts: Mapped[str | None] = mapped_column(String(32), default=None)
+    # When counting began: for a requested recount, only once the (2)(b) checklist was complete.
+    counting_started_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
+    counting_started_by: Mapped[str | None] = mapped_column(String(64), default=None)
 
     contest: Mapped[Contest] = relationship()
     survey_version: Mapped[SurveyVersion] = relationship()

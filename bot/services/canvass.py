@@ -1,0 +1,67 @@
+"""The canvass date: once entered, (2)(e)'s "twenty-eighth day after canvassing" is exact, not estimated."""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from bot.office_settings import OfficeSettings
+from bot.services.access import ensure_workspace
+from bot.services.context import Services
+from bot.services.errors import NotFound, UserError
+from rules.deadlines import requested_recount_deadline
+from storage import audit
+from storage.models import CaseDeadline, CaseKind, Election, RecountCase
+from storage.repositories import latest_election
+
+DEADLINE = "requested_recount_deadline"
+
+
+@dataclass(frozen=True)
+class CanvassRecorded:
+    election: str
+    canvass_date: dt.date
+    previous: dt.date | None
+    moved: tuple[tuple[int, dt.date, dt.date], ...]  # (case id, old due date, new due date)
+    note: str
+
+
+def set_canvass_date(services: Services, *, team_id: str, canvass_date: dt.date, actor: str,
+                     settings: OfficeSettings, election_id: int | None = None) -> CanvassRecorded:
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id, actor=actor)
+        election = session.get(Election, election_id) if election_id else latest_election(session, workspace.id)
+        if election is None or election.local_government.workspace_id != workspace.id:
+            raise NotFound("No election to record a canvass date for.")
+        if canvass_date <= election.election_date:
+            raise UserError(f"The canvass follows the election of {election.election_date:%Y-%m-%d}; "
+                            f"{canvass_date:%Y-%m-%d} cannot be its date.", field="canvass_date")
+        if canvass_date > services.today():
+            raise UserError("Enter the canvass date once the canvass has happened; it cannot be in the future.",
+                            field="canvass_date")
+        previous = election.canvass_date
+        if previous == canvass_date:
+            deadline = requested_recount_deadline(election.election_date, canvass_date,
+                                                  rollover=settings.completion_rollover)
+            return CanvassRecorded(election.name, canvass_date, previous, (), deadline.note)
+        election.canvass_date = canvass_date
+        deadline = requested_recount_deadline(election.election_date, canvass_date,
+                                              rollover=settings.completion_rollover)
+        moved = []
+        rows = session.execute(select(CaseDeadline, RecountCase).join(RecountCase).where(
+            RecountCase.kind == CaseKind.REQUESTED.value, CaseDeadline.name == DEADLINE,
+            RecountCase.contest_id.in_([c.id for c in election.contests])))
+        for row, case in rows:
+            before = row.due_date
+            row.due_date, row.note, row.reading = deadline.date, deadline.note, deadline.reading
+            row.rolled_from, row.estimated, row.falls_on = deadline.rolled_from, deadline.estimated, deadline.falls_on
+            moved.append((case.id, before, deadline.date))
+            audit.append(session, actor=actor, action="deadline.moved", entity="case_deadline", entity_id=row.id,
+                         before={"due_date": before}, after={"due_date": deadline.date, "note": deadline.note},
+                         workspace_id=workspace.id, at=services.now())
+        audit.append(session, actor=actor, action="election.canvass_date_set", entity="election",
+                     entity_id=election.id, before={"canvass_date": previous},
+                     after={"canvass_date": canvass_date, "requested_recount_deadline": deadline.date},
+                     workspace_id=workspace.id, at=services.now())
+        return CanvassRecorded(election.name, canvass_date, previous, tuple(moved), deadline.note)

@@ -1,0 +1,198 @@
+"""The money of a requested recount, (2)(b)(II)-(IV) and (2)(c): the cost, the notice of it, the payments.
+
+The ledger is rebuilt from its rows with `rules.ledger.Ledger`, which refuses any sequence that would
+break it (a refund larger than what is held, say); rows are only ever added.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from bot.services.context import Services
+from bot.services.errors import NotFound, UserError
+from rules.checklist import PreCountChecklist, counting_may_start
+from rules.cost import CostDetermination, CostItem, determine_cost
+from rules.decision import Decision
+from rules.ledger import EntryKind, Ledger, LedgerEntry
+from rules.money import format_money
+from storage import audit
+from storage.models import CaseKind, CostNotice, LedgerRow, RecountCase
+
+PAYMENT_METHODS = ("check", "cash", "money order", "card", "electronic transfer")
+
+
+@dataclass(frozen=True)
+class LedgerLine:
+    id: int
+    kind: str
+    amount: Decimal
+    memo: str
+    details: dict
+    recorded_by: str
+    recorded_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class CostNoticeView:
+    cost: Decimal
+    notified_at: dt.datetime
+    method: str
+    notified_by: str
+    details: str | None
+    recorded_by: str
+
+
+@dataclass(frozen=True)
+class MoneyView:
+    cost_determined: Decimal | None
+    cost_items: tuple[str, ...]
+    paid: Decimal
+    due: Decimal
+    held: Decimal
+    lines: tuple[LedgerLine, ...]
+    cost_notices: tuple[CostNoticeView, ...]
+    checklist: Decision
+
+    @property
+    def requester_notified_of_current_cost(self) -> bool:
+        return bool(self.cost_notices) and self.cost_notices[-1].cost == self.cost_determined
+
+
+def _rows(session: Session, case_id: int) -> list[LedgerRow]:
+    return list(session.scalars(select(LedgerRow).where(LedgerRow.case_id == case_id).order_by(LedgerRow.id)))
+
+
+def ledger_of(session: Session, case_id: int) -> Ledger:
+    return Ledger(tuple(LedgerEntry(EntryKind(r.kind), r.amount, r.memo) for r in _rows(session, case_id)))
+
+
+def _cost_notices(session: Session, case_id: int) -> list[CostNotice]:
+    return list(session.scalars(select(CostNotice).where(CostNotice.case_id == case_id).order_by(CostNotice.id)))
+
+
+def checklist_of(session: Session, case: RecountCase) -> Decision:
+    """(2)(b)(I)-(IV) for this case, from what is recorded."""
+    ledger = ledger_of(session, case.id)
+    notices = case.notices
+    notice_given = bool(notices) and all(n.given_at is not None for n in notices)
+    latest = _cost_notices(session, case.id)
+    notified = bool(latest) and ledger.cost_determined is not None and latest[-1].cost == ledger.cost_determined
+    return counting_may_start(PreCountChecklist(
+        notice_given=notice_given, cost_determined=ledger.cost_determined,
+        requester_notified_of_cost=notified, collected=ledger.paid))
+
+
+def money_view(session: Session, case: RecountCase) -> MoneyView:
+    rows = _rows(session, case.id)
+    ledger = ledger_of(session, case.id)
+    cost_rows = [r for r in rows if r.kind == EntryKind.COST_DETERMINED.value]
+    return MoneyView(
+        cost_determined=ledger.cost_determined,
+        cost_items=tuple(cost_rows[-1].details.get("lines", [])) if cost_rows else (),
+        paid=ledger.paid, due=ledger.due, held=ledger.held,
+        lines=tuple(LedgerLine(r.id, r.kind, r.amount, r.memo, dict(r.details), r.recorded_by, r.recorded_at)
+                    for r in rows),
+        cost_notices=tuple(CostNoticeView(n.cost, n.notified_at, n.method, n.notified_by, n.details, n.recorded_by)
+                           for n in _cost_notices(session, case.id)),
+        checklist=checklist_of(session, case),
+    )
+
+
+def _requested_case(session: Session, case_id: int, workspace_id: int, *, lock: bool = True) -> RecountCase:
+    case = session.get(RecountCase, case_id, with_for_update=lock)
+    if case is None or case.workspace_id != workspace_id:
+        raise NotFound("That recount case does not exist in this office.")
+    if case.kind != CaseKind.REQUESTED.value:
+        raise UserError("An automatic recount is paid for by the governing body (C.R.S. 1-13.5-1306(1)); there is "
+                        "no cost to determine or collect from anyone.")
+    return case
+
+
+def record_cost(services: Services, *, workspace_id: int, case_id: int, items: list[CostItem],
+                actor: str) -> CostDetermination:
+    """(2)(b)(II): determine (or redetermine, before counting) the cost. Refused items change nothing."""
+    determination = determine_cost(items)
+    if not determination.determined:
+        problem = determination.problems[0]
+        raise UserError(determination.reason, field=f"item{problem['item']}.{problem['field']}")
+    with services.db.transaction() as session:
+        case = _requested_case(session, case_id, workspace_id)
+        if case.counting_started_at is not None:
+            raise UserError("Counting has started; the cost determined before the recount can no longer change. "
+                            "Record what the recount actually cost as its expenses.")
+        before = ledger_of(session, case.id).cost_determined
+        ledger_of(session, case.id).add(LedgerEntry(EntryKind.COST_DETERMINED, determination.total))
+        session.add(LedgerRow(case_id=case.id, kind=EntryKind.COST_DETERMINED.value, amount=determination.total,
+                              memo=determination.reason,
+                              details={"lines": determination.numbers["lines"], "citation": determination.citation},
+                              recorded_by=actor, recorded_at=services.now()))
+        audit.append(session, actor=actor, action="cost.determined", entity="recount_case", entity_id=case.id,
+                     before={"cost": before}, after={"cost": determination.total, "lines": determination.numbers["lines"],
+                                                     "citation": determination.citation},
+                     workspace_id=workspace_id, at=services.now())
+    return determination
+
+
+def record_cost_notice(services: Services, *, workspace_id: int, case_id: int, notified_at: dt.datetime,
+                       method: str, notified_by: str, details: str | None, actor: str) -> CostNoticeView:
+    """(2)(b)(III): the requester was told the cost — of the cost as it stands now."""
+    if not notified_by.strip():
+        raise UserError("Say who notified the requester.", field="notified_by")
+    if notified_at > services.now() + dt.timedelta(minutes=5):
+        raise UserError("The requester cannot have been notified in the future.", field="notified_at")
+    with services.db.transaction() as session:
+        case = _requested_case(session, case_id, workspace_id)
+        cost = ledger_of(session, case.id).cost_determined
+        if cost is None:
+            raise UserError("Determine the cost first (C.R.S. 1-13.5-1306(2)(b)(II)); then notify the requester of it.")
+        latest = _cost_notices(session, case.id)
+        if latest and latest[-1].cost == cost:
+            raise UserError(f"The requester was already notified of {format_money(cost)} on "
+                            f"{latest[-1].notified_at:%Y-%m-%d} by {latest[-1].notified_by}.", field="notified_at")
+        notice = CostNotice(case_id=case.id, cost=cost, notified_at=notified_at, method=method,
+                            notified_by=notified_by.strip(), details=(details or "").strip() or None,
+                            recorded_by=actor, recorded_at=services.now())
+        session.add(notice)
+        session.flush()
+        audit.append(session, actor=actor, action="cost.notified", entity="recount_case", entity_id=case.id,
+                     after={"cost": cost, "notified_at": notified_at, "method": method, "by": notice.notified_by,
+                            "citation": "C.R.S. 1-13.5-1306(2)(b)(III)"},
+                     workspace_id=workspace_id, at=services.now())
+        return CostNoticeView(cost, notified_at, method, notice.notified_by, notice.details, actor)
+
+
+def record_payment(services: Services, *, workspace_id: int, case_id: int, amount: Decimal, method: str,
+                   reference: str, received_by: str, actor: str) -> MoneyView:
+    """(2)(b)(IV), (2)(c): a payment from the requester, held for the expenses of the recount."""
+    if method not in PAYMENT_METHODS:
+        raise UserError(f"“{method}” is not a payment method this office records.", field="method")
+    if not reference.strip():
+        raise UserError("Give the receipt, check or transaction number.", field="reference")
+    if not received_by.strip():
+        raise UserError("Say who received the payment.", field="received_by")
+    with services.db.transaction() as session:
+        case = _requested_case(session, case_id, workspace_id)
+        rows = _rows(session, case.id)
+        if any(r.kind == EntryKind.PAYMENT.value and r.details.get("reference") == reference.strip() for r in rows):
+            raise UserError(f"A payment with reference {reference.strip()} is already recorded for this recount.",
+                            field="reference")
+        try:
+            entry = LedgerEntry(EntryKind.PAYMENT, amount, f"{method} {reference.strip()}")
+            ledger_of(session, case.id).add(entry)
+        except (TypeError, ValueError) as exc:
+            raise UserError(str(exc), field="amount") from None
+        session.add(LedgerRow(case_id=case.id, kind=EntryKind.PAYMENT.value, amount=entry.amount, memo=entry.memo,
+                              details={"method": method, "reference": reference.strip(),
+                                       "received_by": received_by.strip(), "citation": entry.citation},
+                              recorded_by=actor, recorded_at=services.now()))
+        session.flush()
+        view = money_view(session, case)
+        audit.append(session, actor=actor, action="payment.recorded", entity="recount_case", entity_id=case.id,
+                     after={"amount": entry.amount, "method": method, "reference": reference.strip(),
+                            "received_by": received_by.strip(), "paid": view.paid, "due": view.due,
+                            "held": view.held}, workspace_id=workspace_id, at=services.now())
+        return view
