@@ -37,7 +37,7 @@ def build_app(*, services: Services, bot_token: str, signing_secret: str, api_ba
     registry.validate()
     app = App(
         client=web_client(bot_token, api_base_url), signing_secret=signing_secret,
-        token_verification_enabled=verify_token, process_before_response=False,
+        token_verification_enabled=verify_token, process_before_response=True,
         listener_executor=ThreadPoolExecutor(max_workers=listener_threads, thread_name_prefix="listener"),
         logger=logging.getLogger("recount_bot.bolt"),
     )

@@ -14,20 +14,25 @@ from handlers.blocks.case_card import case_card, case_text
 log = logging.getLogger("recount_bot.cards")
 
 
-def post_case_card(client: WebClient, services: Services, case_id: int, *, channel_id: str, actor: str) -> CaseView:
-    """Post the card once; if it already exists, refresh it instead of posting a second."""
-    case = cases.case_view(services, case_id)
-    if case.card_ts:
-        refresh_card(client, case)
-        return case
-    response = client.chat_postMessage(channel=channel_id, text=case_text(case), blocks=case_card(case),
-                                       unfurl_links=False)
+def post_case_card(client: WebClient, services: Services, case_id: int, *, channel_id: str,
+                   actor: str) -> CaseView | None:
+    """Post the case's card once. Returns None when it was already posted (or another check is posting
+    it right now): the existing card stays where the team's thread is."""
+    if not cases.claim_card(services, case_id):
+        return None
+    try:
+        case = cases.case_view(services, case_id)
+        response = client.chat_postMessage(channel=channel_id, text=case_text(case), blocks=case_card(case),
+                                           unfurl_links=False)
+    except BaseException:
+        cases.release_card(services, case_id)
+        raise
     cases.set_card(services, case_id, channel_id=response["channel"], ts=response["ts"], actor=actor)
     return cases.case_view(services, case_id)
 
 
 def refresh_card(client: WebClient, case: CaseView) -> None:
-    if not case.card_ts or not case.channel_id:
+    if not case.card_ts or not case.channel_id or case.card_ts.startswith(cases.CLAIM):
         return
     try:
         client.chat_update(channel=case.channel_id, ts=case.card_ts, text=case_text(case), blocks=case_card(case))
@@ -38,6 +43,6 @@ def refresh_card(client: WebClient, case: CaseView) -> None:
 
 
 def post_in_thread(client: WebClient, case: CaseView, text: str, blocks: list[dict] | None = None) -> None:
-    if not case.card_ts or not case.channel_id:
+    if not case.card_ts or not case.channel_id or case.card_ts.startswith(cases.CLAIM):
         return
     client.chat_postMessage(channel=case.channel_id, thread_ts=case.card_ts, text=text, blocks=blocks)

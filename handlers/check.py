@@ -16,7 +16,7 @@ log = logging.getLogger("recount_bot.check")
 NOT_IN_CHANNEL = {"not_in_channel", "channel_not_found", "is_archived"}
 
 
-@SUBCOMMANDS.add("check", needs=Role.STAFF, usage="/recount check [contest]",
+@SUBCOMMANDS.add("check", needs=Role.STAFF, usage="/recount check [contest]", deferred=True,
                  summary="Check the latest survey of returns for automatic recounts (1306(1)); a contest inside "
                          "the margin opens a recount case.")
 def check_command(ix: Interaction, args: str) -> None:

@@ -12,7 +12,8 @@ from handlers.subcommands import SUBCOMMANDS
 def register(registry: Registry) -> None:
     SUBCOMMANDS.validate()
     # The command itself is open to anyone; each subcommand enforces its own role before it runs.
-    registry.command(Command.RECOUNT.value, needs=ANYONE, changes_state=False)(recount)
+    registry.command(Command.RECOUNT.value, needs=ANYONE, changes_state=False,
+                     deferred=SUBCOMMANDS.is_deferred)(recount)
 
 
 def recount(ix: Interaction) -> None:

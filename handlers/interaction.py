@@ -1,13 +1,21 @@
 """Turns a raw Bolt request into a typed `Interaction`, enforces the route's role, drops Slack
 retries already handled, and is the one place errors become messages.
 
-Order for commands, actions and shortcuts: ack at once (Slack's 3-second limit), then resolve the
-member, de-duplicate, check the role, run. View submissions are acknowledged by their handler,
-because the acknowledgement carries field errors or the next view.
+The app runs with `process_before_response=True`: a listener runs in the HTTP request's own thread
+and Slack gets its answer when it returns. Slow work is *deferred*: the request thread only
+acknowledges and the work runs as a Bolt lazy listener on the executor, so an acknowledgement never
+queues behind other requests' work (benchmarks/ack_latency.py measures it). Everything that must
+answer with content — a modal to open within the trigger's 3 seconds, field errors on a submitted
+view — runs in the request thread.
+
+Order: ack (commands, actions, shortcuts, events), resolve the member, de-duplicate, check the role,
+run. View submissions are acknowledged by their handler, because the acknowledgement carries field
+errors or the next view.
 """
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -125,9 +133,9 @@ def resolve_member(ix: Interaction) -> Member:
     member = access.resolve_member(services, ix.team_id, ix.user_id)
     if not member.has_official and _slack_admin(ix.client, ix.user_id):
         # The first workspace admin or owner to use the bot (the installer, in practice) is its official.
-        if access.bootstrap_official(services, ix.team_id, ix.user_id,
-                                     reason="first workspace admin to use recount-bot"):
-            member = access.resolve_member(services, ix.team_id, ix.user_id)
+        access.bootstrap_official(services, ix.team_id, ix.user_id, reason="first workspace admin to use recount-bot")
+        # Read again whether or not this call won: a concurrent first request may have made them official.
+        member = access.resolve_member(services, ix.team_id, ix.user_id)
     return member
 
 
@@ -173,24 +181,44 @@ def register_routes(app: App, registry: Registry, services: Services) -> None:
     """Register each declared route with Bolt through `run_route`."""
     registry.validate()
     for route in registry.routes:
-        listener = _listener_for(route, services)
+        in_request, deferred_work = _listeners_for(route, services)
         register = {
             Surface.COMMAND: app.command, Surface.ACTION: app.action, Surface.VIEW: app.view_submission,
             Surface.VIEW_CLOSED: app.view_closed, Surface.SHORTCUT: app.shortcut, Surface.EVENT: app.event,
         }[route.surface]
-        register(route.key)(listener)
+        register(route.key)(ack=in_request, lazy=[deferred_work])
 
 
-def _listener_for(route: Route, services: Services) -> Callable[..., None]:
-    # A closure, not a default argument: Bolt injects every named parameter (unknown names as None).
-    def listener(ack, body, client, respond):
-        team, user, channel, trigger = _ids(body)
-        run_route(Interaction(services=services, route=route, body=body, client=client, ack=ack,
-                              respond=respond, team_id=team, user_id=user, channel_id=channel,
-                              trigger_id=trigger))
+def _interaction(services: Services, route: Route, ack, body, client, respond) -> Interaction:
+    team, user, channel, trigger = _ids(body)
+    return Interaction(services=services, route=route, body=body, client=client, ack=ack, respond=respond,
+                       team_id=team, user_id=user, channel_id=channel, trigger_id=trigger)
 
-    listener.__name__ = f"route_{route.label}"
-    return listener
+
+class _AlreadyAcked:
+    """The ack of a deferred run: Slack was answered by the request thread already."""
+
+    response = True
+
+    def __call__(self, *args, **kwargs) -> None:
+        return None
+
+
+def _listeners_for(route: Route, services: Services) -> tuple[Callable[..., None], Callable[..., None]]:
+    # Closures, not default arguments: Bolt injects every named parameter (unknown names as None).
+    def in_request(ack, body, client, respond):
+        if route.deferred(body):
+            ack()  # answer Slack now; `deferred_work` does the rest
+            return
+        run_route(_interaction(services, route, ack, body, client, respond))
+
+    def deferred_work(body, client, respond):
+        if route.deferred(body):
+            run_route(_interaction(services, route, _AlreadyAcked(), body, client, respond))
+
+    slug = re.sub(r"\W+", "_", route.label)
+    in_request.__name__, deferred_work.__name__ = f"ack_{slug}", f"work_{slug}"
+    return in_request, deferred_work
 
 
 def global_error_handler(error: Exception, body: dict, logger: logging.Logger) -> BoltResponse:

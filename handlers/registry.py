@@ -33,6 +33,14 @@ ANYONE = Anyone.ANYONE
 Needs = Role | Anyone
 
 
+def never(body: dict) -> bool:
+    return False
+
+
+def always(body: dict) -> bool:
+    return True
+
+
 @dataclass(frozen=True)
 class Route:
     surface: Surface
@@ -40,6 +48,8 @@ class Route:
     needs: Needs
     func: Callable
     changes_state: bool = True
+    # Whether this delivery's work runs after the acknowledgement (see handlers.interaction).
+    deferred: Callable[[dict], bool] = never
 
     @property
     def label(self) -> str:
@@ -55,15 +65,17 @@ class RegistryError(Exception):
 class Registry:
     routes: list[Route] = field(default_factory=list)
 
-    def _add(self, surface: Surface, key, needs: Needs, changes_state: bool) -> Callable:
+    def _add(self, surface: Surface, key, needs: Needs, changes_state: bool,
+             deferred: Callable[[dict], bool] = never) -> Callable:
         def decorator(func: Callable) -> Callable:
-            self.routes.append(Route(surface, key, needs, func, changes_state))
+            self.routes.append(Route(surface, key, needs, func, changes_state, deferred))
             return func
 
         return decorator
 
-    def command(self, name: str, *, needs: Needs, changes_state: bool = True) -> Callable:
-        return self._add(Surface.COMMAND, name, needs, changes_state)
+    def command(self, name: str, *, needs: Needs, changes_state: bool = True,
+                deferred: Callable[[dict], bool] = never) -> Callable:
+        return self._add(Surface.COMMAND, name, needs, changes_state, deferred)
 
     def action(self, action_id: str | Pattern[str], *, needs: Needs, changes_state: bool = True) -> Callable:
         return self._add(Surface.ACTION, action_id, needs, changes_state)
@@ -78,7 +90,7 @@ class Registry:
         return self._add(Surface.SHORTCUT, callback_id, needs, changes_state)
 
     def event(self, event_type: str, *, needs: Needs, changes_state: bool = False) -> Callable:
-        return self._add(Surface.EVENT, event_type, needs, changes_state)
+        return self._add(Surface.EVENT, event_type, needs, changes_state, always)
 
     def validate(self) -> None:
         """Start-up check: every listener declares a real access level; state changes need a role."""

@@ -21,20 +21,32 @@ class Subcommand:
     summary: str
     func: Callable[[Interaction, str], None]
     changes_state: bool = True
+    # Slow work (many database rows, several Slack posts) runs after the acknowledgement. A
+    # subcommand that opens a modal must not be deferred: its trigger_id expires in 3 seconds.
+    deferred: bool = False
 
 
 class Subcommands:
     def __init__(self) -> None:
         self.table: dict[str, Subcommand] = {}
 
-    def add(self, name: str, *, needs: Role | Anyone, usage: str, summary: str, changes_state: bool = True):
+    def add(self, name: str, *, needs: Role | Anyone, usage: str, summary: str, changes_state: bool = True,
+            deferred: bool = False):
         def decorator(func: Callable[[Interaction, str], None]):
             if name in self.table:
                 raise RegistryError(f"/recount {name} is declared twice")
-            self.table[name] = Subcommand(name, needs, usage, summary, func, changes_state)
+            self.table[name] = Subcommand(name, needs, usage, summary, func, changes_state, deferred)
             return func
 
         return decorator
+
+    def find(self, body: dict) -> Subcommand | None:
+        name = (body.get("text") or "").strip().partition(" ")[0].lower() or "help"
+        return self.table.get(name)
+
+    def is_deferred(self, body: dict) -> bool:
+        sub = self.find(body)
+        return sub is not None and sub.deferred
 
     def validate(self) -> None:
         for sub in self.table.values():
@@ -46,7 +58,7 @@ class Subcommands:
     def dispatch(self, ix: Interaction) -> None:
         text = (ix.body.get("text") or "").strip()
         name, _, rest = text.partition(" ")
-        sub = self.table.get(name.lower() or "help")
+        sub = self.find(ix.body)
         if sub is None:
             raise UserError(f"I don't know `/recount {name}`. Try `/recount help`.")
         if sub.needs is not ANYONE and (ix.role is None or not ix.role.allows(sub.needs)):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from bot.office_settings import OfficeSettings
@@ -27,9 +28,13 @@ class Member:
 def ensure_workspace(session: Session, team_id: str, *, name: str = "", actor: str = "system") -> Workspace:
     workspace = session.scalar(select(Workspace).where(Workspace.slack_team_id == team_id))
     if workspace is None:
-        workspace = Workspace(slack_team_id=team_id, name=name, settings=OfficeSettings().stored())
-        session.add(workspace)
-        session.flush()
+        try:
+            with session.begin_nested():  # two first requests at once: one creates, the other finds it
+                workspace = Workspace(slack_team_id=team_id, name=name, settings=OfficeSettings().stored())
+                session.add(workspace)
+                session.flush()
+        except IntegrityError:
+            return session.scalar(select(Workspace).where(Workspace.slack_team_id == team_id))
         audit.append(session, actor=actor, action="workspace.created", entity="workspace", entity_id=workspace.id,
                      after={"slack_team_id": team_id, "name": name}, workspace_id=workspace.id)
     return workspace
@@ -57,6 +62,8 @@ def bootstrap_official(services: Services, team_id: str, user_id: str, *, reason
     """Make `user_id` the first official if the workspace has none. Returns whether it did."""
     with services.db.transaction() as session:
         workspace = ensure_workspace(session, team_id)
+        # Lock the workspace row: two admins arriving at once must not both become the first official.
+        session.get(Workspace, workspace.id, with_for_update=True, populate_existing=True)
         if _official_count(session, workspace.id):
             return False
         _set_role(session, workspace, user_id, Role.OFFICIAL, actor=user_id, note=reason)

@@ -5,7 +5,7 @@ import datetime as dt
 import enum
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from bot.services.case_money import MoneyView, money_view
@@ -157,11 +157,40 @@ def case_view(services: Services, case_id: int, *, workspace_id: int | None = No
         return _view(session, _load(session, case_id, workspace_id))
 
 
+CLAIM = "posting:"
+CLAIM_STALE = dt.timedelta(minutes=2)
+
+
+def claim_card(services: Services, case_id: int) -> bool:
+    """Claim the right to post the case's card. Exactly one caller wins, however many checks race;
+    a claim left by a crash mid-post is taken over after two minutes."""
+    now = services.now()
+    with services.db.transaction() as session:
+        card_ts = session.scalar(select(RecountCase.card_ts).where(RecountCase.id == case_id))
+        stale = (card_ts is not None and card_ts.startswith(CLAIM)
+                 and now.timestamp() - float(card_ts[len(CLAIM):]) > CLAIM_STALE.total_seconds())
+        if card_ts is not None and not stale:
+            return False
+        won = session.execute(
+            update(RecountCase).where(RecountCase.id == case_id, RecountCase.card_ts.is_(card_ts)
+                                      if card_ts is None else RecountCase.card_ts == card_ts)
+            .values(card_ts=f"{CLAIM}{now.timestamp():.0f}").execution_options(synchronize_session=False)).rowcount
+        return won == 1
+
+
+def release_card(services: Services, case_id: int) -> None:
+    """Give up a claim when posting failed, so the next check posts the card."""
+    with services.db.transaction() as session:
+        session.execute(update(RecountCase).where(RecountCase.id == case_id, RecountCase.card_ts.like(f"{CLAIM}%"))
+                        .values(card_ts=None).execution_options(synchronize_session=False))
+
+
 def set_card(services: Services, case_id: int, *, channel_id: str, ts: str, actor: str) -> None:
     """Remember where the case's card is, so later updates thread under it and edit it."""
     with services.db.transaction() as session:
         case = _load(session, case_id)
-        before = {"channel_id": case.channel_id, "card_ts": case.card_ts}
+        before = {"channel_id": case.channel_id,
+                  "card_ts": None if (case.card_ts or "").startswith(CLAIM) else case.card_ts}
         if (case.channel_id, case.card_ts) == (channel_id, ts):
             return
         case.channel_id, case.card_ts = channel_id, ts

@@ -5,6 +5,7 @@ from bot.services.cases import CaseView, NoticeView
 from handlers.blocks.common import (
     MESSAGE_BLOCKS_LIMIT, button, context, day, denver, divider, esc, fields_section, header, section,
 )
+from handlers.blocks.requested_case import action_buttons, checklist_block, money_blocks, request_fields
 from handlers.ids import Action
 
 RECIPIENT_LABEL = {"governing_body": "Governing body", "candidate": "Candidate", "issue_committee": "Issue committee"}
@@ -41,15 +42,10 @@ def notice_block(notice: NoticeView) -> dict:
     return section(_notice_line(notice), accessory=button("Record notice", Action.RECORD_NOTICE.value, str(notice.id)))
 
 
-def case_card(case: CaseView) -> list[dict]:
+def _automatic_head(case: CaseView) -> list[dict]:
     verdict = case.verdict
-    kind = "Automatic recount" if case.kind == "automatic" else "Requested recount"
-    paid_by = ("the governing body (C.R.S. 1-13.5-1306(1))" if case.kind == "automatic"
-               else "the requester (C.R.S. 1-13.5-1306(2)(a))")
-    given = sum(n.given for n in case.notices)
     margin = verdict.get("margin")
-    blocks = [
-        header(f"{kind}: {case.contest}"),
+    return [
         fields_section([
             f"*Election*\n{esc(case.election)} ({day(case.election_date)})",
             f"*Local government*\n{esc(case.local_government)}",
@@ -57,12 +53,42 @@ def case_card(case: CaseView) -> list[dict]:
             if margin is not None else "*Margin*\n—",
             f"*Complete no later than*\n{_deadline_text(case)}",
             f"*Status*\n{case.status}",
-            f"*Paid for by*\n{paid_by}",
+            "*Paid for by*\nthe governing body (C.R.S. 1-13.5-1306(1))",
         ]),
         section(f"{esc(verdict.get('reason', ''))}"),
         context(f"*{verdict.get('citation', '')}* · Reading: {esc(verdict.get('rule') or '')}"),
+    ]
+
+
+def _requested_head(case: CaseView) -> list[dict]:
+    blocks = [
+        fields_section([
+            f"*Election*\n{esc(case.election)} ({day(case.election_date)})",
+            f"*Local government*\n{esc(case.local_government)}",
+            f"*Complete no later than*\n{_deadline_text(case)}",
+            f"*Status*\n{case.status}",
+            "*Paid for by*\nthe requester (C.R.S. 1-13.5-1306(2)(a)); refunded under (2)(d) if the result is "
+            "reversed in their favor or the amended count falls within (1)",
+        ]),
+        fields_section(request_fields(case)),
+        checklist_block(case),
+        *money_blocks(case),
+    ]
+    buttons = action_buttons(case)
+    if buttons:
+        blocks.append(buttons)
+    return blocks
+
+
+def case_card(case: CaseView) -> list[dict]:
+    kind = "Automatic recount" if case.kind == "automatic" else "Requested recount"
+    given = sum(n.given for n in case.notices)
+    subsection = "(2)(b)(I) and (1)" if case.requested else "(1)"
+    blocks = [
+        header(f"{kind}: {case.contest}"),
+        *(_requested_head(case) if case.requested else _automatic_head(case)),
         divider(),
-        section(f"*Notices owed under C.R.S. 1-13.5-1306(1)* — {given} of {len(case.notices)} given. "
+        section(f"*Notices owed under C.R.S. 1-13.5-1306{subsection}* — {given} of {len(case.notices)} given. "
                 "Notice must be given by any means reasonably expected to notify."),
     ]
     room = MESSAGE_BLOCKS_LIMIT - len(blocks) - 4

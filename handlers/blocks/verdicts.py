@@ -65,8 +65,11 @@ def _line(v: ContestVerdict) -> str:
         return f"{tag} · *{esc(d.contest)}* — {_standing(d.highest)}; no next highest"
     seats = f" · {d.seats} seats" if d.seats > 1 else ""
     tie = " · :scales: tie for the last seat" if d.tie_for_last_seat else ""
+    case = ""
+    if v.case_id is not None:
+        case = f" · recount case #{v.case_id} {'opened' if v.case_opened_now else 'already open'}"
     return (f"{tag} · *{esc(d.contest)}*{seats}\n{_standing(d.highest)} vs {_standing(d.next_highest)} · margin "
-            f"{d.margin:,} (triggers at ≤ {d.max_margin_for_recount:,}){tie}")
+            f"{d.margin:,} (triggers at ≤ {d.max_margin_for_recount:,}){tie}{case}")
 
 
 def all_verdicts(outcome: CheckOutcome, *, checked_by: str) -> list[list[dict]]:

@@ -59,10 +59,28 @@ def test_checking_again_never_opens_a_second_case(harness) -> None:
     harness.wait("chat.postMessage", count=3)
     harness.command("check", user=OFFICIAL)
     harness.wait("chat.postMessage", count=4)
-    harness.wait("chat.update", count=2)  # the existing cards are refreshed, not posted again
+    import time
+
+    time.sleep(0.3)  # give a wrongly posted second card time to show up
     with harness.db.transaction() as s:
         assert s.scalar(select(func.count()).select_from(RecountCase)) == 2
-    assert len(harness.posted()) == 4
+    assert len(harness.posted()) == 4  # the second verdict only: the cards are not posted again
+    assert text_of(harness.posted()[-1]).count("already open") == 2
+
+
+def test_checks_racing_post_each_card_once(harness) -> None:
+    load_example(harness)
+    import threading
+
+    threads = [threading.Thread(target=harness.command, args=("check",)) for _ in range(4)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    harness.wait("chat.postMessage", count=6)  # four verdicts, two cards
+    import time
+
+    time.sleep(0.5)
+    cards = [m for m in harness.posted() if m["text"].startswith("Automatic recount")]
+    assert len(cards) == 2
 
 
 def test_one_contest_by_name(harness) -> None:

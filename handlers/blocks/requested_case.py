@@ -1,0 +1,79 @@
+"""The parts of a case card only a requested recount has: the request, the (2)(b) checklist, the money."""
+from __future__ import annotations
+
+from bot.services.cases import CaseView
+from handlers.blocks.common import button, context, day, denver, esc, fields_section, section
+from handlers.ids import Action
+from rules.money import format_money
+
+PARTY_LABEL = {"eligible_elector": "eligible elector", "candidate": "candidate", "issue_committee": "issue committee"}
+CHECK_LABEL = {
+    "(2)(b)(I)": "Notice of the recount given as (1) requires",
+    "(2)(b)(II)": "Cost of the recount determined",
+    "(2)(b)(III)": "Requester notified of the cost",
+    "(2)(b)(IV)": "Cost collected from the requester",
+}
+
+
+def request_fields(case: CaseView) -> list[str]:
+    request = case.request
+    if request is None:
+        return []
+    return [
+        f"*Requested by*\n{esc(request.requester_name)} ({PARTY_LABEL.get(request.party_kind, request.party_kind)})",
+        f"*In favor of*\n{esc(request.in_favor_of)}",
+        f"*Written request received*\n{day(request.received_on)} · ref. {esc(request.received_reference)}",
+        f"*Approved by*\n<@{request.decided_by}>: {esc(request.decision_note or '')}" if request.decided_by
+        else "*Approved by*\n—",
+    ]
+
+
+def checklist_block(case: CaseView) -> dict:
+    missing = {m["item"] for m in (case.checklist.numbers.get("missing", []) if case.checklist else [])}
+    lines = []
+    for item, label in CHECK_LABEL.items():
+        mark = ":hourglass_flowing_sand:" if item in missing else ":white_check_mark:"
+        lines.append(f"{mark} {item} {label}")
+    head = ("*Before counting, C.R.S. 1-13.5-1306(2)(b):* ready to count" if not missing
+            else f"*Before counting, C.R.S. 1-13.5-1306(2)(b):* {len(missing)} of 4 steps outstanding")
+    if case.counting_started_at:
+        head = f"*Counting began* {denver(case.counting_started_at)} (<@{case.counting_started_by}>)"
+    return section(head + "\n" + "\n".join(lines))
+
+
+def money_blocks(case: CaseView) -> list[dict]:
+    money = case.money
+    if money is None:
+        return []
+    cost = format_money(money.cost_determined) if money.cost_determined is not None else "not determined"
+    notified = "—"
+    if money.cost_notices:
+        latest = money.cost_notices[-1]
+        stale = "" if money.requester_notified_of_current_cost else " (of an earlier cost)"
+        notified = f"{format_money(latest.cost)} by {esc(latest.method)}, {denver(latest.notified_at)}{stale}"
+    blocks = [fields_section([
+        f"*Cost determined* (2)(b)(II)\n{cost}",
+        f"*Requester notified* (2)(b)(III)\n{notified}",
+        f"*Paid*\n{format_money(money.paid)}",
+        f"*Due*\n{format_money(money.due)}",
+        f"*Held for expenses* (2)(c)\n{format_money(money.held)}",
+    ])]
+    if money.cost_items:
+        blocks.append(context("Cost: " + esc("; ".join(money.cost_items))))
+    return blocks
+
+
+def action_buttons(case: CaseView) -> dict | None:
+    if case.counting_started_at is not None:
+        return None
+    elements = [
+        button("Determine cost", Action.DETERMINE_COST.value, str(case.id)),
+        button("Record cost notice", Action.RECORD_COST_NOTICE.value, str(case.id)),
+        button("Record payment", Action.RECORD_PAYMENT.value, str(case.id)),
+        button("Start counting", Action.START_COUNTING.value, str(case.id), style="primary", confirm={
+            "title": {"type": "plain_text", "text": "Start counting?"},
+            "text": {"type": "mrkdwn", "text": "Counting may begin only when (2)(b)(I)-(IV) are all done. "
+                                               "The bot checks before it records the start."},
+            "confirm": {"type": "plain_text", "text": "Start"}, "deny": {"type": "plain_text", "text": "Not yet"}}),
+    ]
+    return {"type": "actions", "elements": elements}
