@@ -36,7 +36,11 @@ class Block(str, enum.Enum):
     RETURNS_NEW_CONTEST_CHOICES = "returns.new_contest_choices"
     RETURNS_UNIT = "returns.unit"
     RETURNS_REASON = "returns.reason"
-    RETURNS_CHOICE_PREFIX = "returns.choice."  # + the choice's position: one number input per choice
+    RETURNS_EVIDENCE = "returns.evidence"
+    # + "<unit key>.<choice position>": one number input per choice. The unit key changes with the unit
+    # shown, so Slack does not carry numbers typed for one unit over to the next (it keeps the state of
+    # inputs whose block_id is unchanged across views.update).
+    RETURNS_CHOICE_PREFIX = "returns.choice."
 
 
 # Each input block holds one element; its action_id is the same as the block's, so a view's

@@ -1,8 +1,257 @@
-"""`/recount returns`: enter or correct a contest's returns in a modal (placeholder module; see below)."""
+"""`/recount returns [contest]`: enter or correct a contest's returns in a modal.
+
+Step 1 (`View.RETURNS_PICK`) chooses the election and contest, or sets up new ones; step 2
+(`View.RETURNS_ENTER`) takes one count per choice for one unit and, for a correction, its reason.
+Recording writes a new survey version (bot.services.survey_entry), closes the modal and says so in
+the channel where the command was typed, and in the recount case's thread when the contest has one.
+"""
 from __future__ import annotations
 
+import logging
+
+from slack_sdk.errors import SlackApiError
+
+from bot.services import cases, survey_entry
+from bot.services.errors import UserError
+from bot.services.survey_entry import NEW, EntryForm, FormErrors
+from handlers.blocks.common import esc, message_modal
+from handlers.blocks.returns_modal import (
+    case_thread_note, choice_block_id, confirmation, entry_modal, loading_modal, metadata_of, pick_modal, target_of,
+)
+from handlers.cards import post_in_thread
+from handlers.ids import Block, View, value_of
+from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.subcommands import SMART_QUOTES, SUBCOMMANDS
+from storage.models import Role
+
+log = logging.getLogger("recount_bot.returns")
+
+# The service's field names -> the block that shows the error.
+FIELD_BLOCKS = {
+    "election": Block.RETURNS_ELECTION, "election_name": Block.RETURNS_NEW_ELECTION_NAME,
+    "election_date": Block.RETURNS_NEW_ELECTION_DATE, "local_government": Block.RETURNS_LOCAL_GOVERNMENT,
+    "governing_body": Block.RETURNS_GOVERNING_BODY, "contest": Block.RETURNS_CONTEST,
+    "contest_name": Block.RETURNS_NEW_CONTEST_NAME, "kind": Block.RETURNS_NEW_CONTEST_KIND,
+    "seats": Block.RETURNS_NEW_CONTEST_SEATS, "choices": Block.RETURNS_NEW_CONTEST_CHOICES,
+    "unit": Block.RETURNS_UNIT, "reason": Block.RETURNS_REASON, "evidence": Block.RETURNS_EVIDENCE,
+}
+NOT_IN_CHANNEL = {"not_in_channel", "channel_not_found", "is_archived"}
 
 
 def register(registry: Registry) -> None:
-    """Registered by the returns modal flow."""
+    registry.view(View.RETURNS_PICK.value, needs=Role.STAFF)(submit_pick)
+    registry.view(View.RETURNS_ENTER.value, needs=Role.STAFF)(submit_entry)
+    # Changing a select redraws the form (the contests of the election chosen, the counts of the unit).
+    registry.action(Block.RETURNS_ELECTION.value, needs=Role.STAFF, changes_state=False)(pick_changed)
+    registry.action(Block.RETURNS_CONTEST.value, needs=Role.STAFF, changes_state=False)(pick_changed)
+    registry.action(Block.RETURNS_UNIT.value, needs=Role.STAFF, changes_state=False)(unit_changed)
+
+
+# ------------------------------------------------------------------ the command
+def _contest_arg(args: str) -> str | None:
+    text = args.translate(SMART_QUOTES).strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'":
+        text = text[1:-1].strip()
+    return text or None
+
+
+@SUBCOMMANDS.add("returns", needs=Role.STAFF, usage="/recount returns [contest]",
+                 summary="Enter or correct a contest's returns in a form, one count per choice; a correction is a "
+                         "new survey version with its reason (1306(4)).")
+def returns_command(ix: Interaction, args: str) -> None:
+    # The trigger_id expires 3 seconds after the command: open the modal first, fill it in after.
+    try:
+        opened = ix.client.views_open(trigger_id=ix.trigger_id, view=loading_modal())["view"]
+    except SlackApiError as exc:
+        if exc.response.get("error") not in {"expired_trigger_id", "exchanged_trigger_id", "invalid_trigger_id"}:
+            raise
+        raise UserError("Slack's moment to open the form passed before I could; type `/recount returns` "
+                        "again.") from None
+    try:
+        found = survey_entry.form_for_command(ix.services, team_id=ix.team_id, contest_name=_contest_arg(args))
+        if isinstance(found, EntryForm):
+            view = entry_modal(found, channel_id=ix.channel_id)
+        else:
+            form, name = found
+            note = None
+            if name:
+                where = next((e.name for e in form.elections if e.id == form.election_id), None)
+                note = (f"No contest called “{esc(name)}” in {esc(where)}: choose one, or set it up as a new "
+                        "contest." if where else f"No contest called “{esc(name)}” yet: set it up below.")
+            view = pick_modal(form, channel_id=ix.channel_id, contest=NEW if name else None, contest_name=name,
+                              note=note)
+    except UserError as exc:
+        view = message_modal("Enter returns", exc.message)
+    except Exception:
+        ix.client.views_update(view_id=opened["id"], view=message_modal(
+            "Enter returns", ":warning: The form could not be loaded; recount-bot sent you the details."))
+        raise
+    ix.client.views_update(view_id=opened["id"], hash=opened.get("hash"), view=view)
+
+
+# ------------------------------------------------------------------ reading a view
+def _selected(state: dict, block: Block) -> str | None:
+    return (value_of(state, block).get("selected_option") or {}).get("value")
+
+
+def _text(state: dict, block: Block | str) -> str | None:
+    return value_of(state, block).get("value")
+
+
+def _shown(view: dict) -> set[str]:
+    return {b.get("block_id") for b in view.get("blocks", []) if b.get("block_id")}
+
+
+def _errors(ix: Interaction, view: dict, exc: UserError, choice_ids: dict[str, str] | None = None) -> None:
+    """Answer with the errors on the fields the view shows; an error on nothing shown becomes a message."""
+    raw = exc.errors if isinstance(exc, FormErrors) else {exc.field: exc.message} if exc.field else {}
+    shown = _shown(view)
+    errors = {}
+    for field, message in raw.items():
+        block = (choice_ids or {}).get(field) or (FIELD_BLOCKS[field].value if field in FIELD_BLOCKS else None)
+        if block in shown:
+            errors[block] = message
+    if not errors:
+        raise UserError(exc.message) from exc
+    ix.ack(response_action="errors", errors=errors)
+
+
+def _update(ix: Interaction, view: dict, new_view: dict) -> None:
+    """Redraw a modal after a select changed; a newer redraw (hash conflict) wins."""
+    try:
+        ix.client.views_update(view_id=view["id"], hash=view.get("hash"), view=new_view)
+    except SlackApiError as exc:
+        if exc.response.get("error") != "hash_conflict":
+            raise
+        log.info("a newer update of view %s won", view["id"])
+
+
+# ------------------------------------------------------------------ step 1
+def _pick_view(ix: Interaction, meta: dict, election: str | None, contest: str | None) -> dict:
+    wanted = None if election == NEW else int(election) if election and election.isdigit() else "latest"
+    form = survey_entry.pick_form(ix.services, team_id=ix.team_id, election_id=wanted)
+    if contest != NEW and contest not in {str(c.id) for c in form.contests}:
+        contest = None  # a contest of the election shown before
+    return pick_modal(form, channel_id=meta.get("c"), contest=contest)
+
+
+def pick_changed(ix: Interaction) -> None:
+    view = ix.body["view"]
+    state = view.get("state", {})
+    election = _selected(state, Block.RETURNS_ELECTION)
+    contest = _selected(state, Block.RETURNS_CONTEST)
+    if ix.body["actions"][0]["action_id"] == Block.RETURNS_ELECTION.value:
+        contest = None if election == NEW else contest
+    _update(ix, view, _pick_view(ix, metadata_of(view), election, contest))
+
+
+def submit_pick(ix: Interaction) -> None:
+    view = ix.body["view"]
+    meta = metadata_of(view)
+    state = view.get("state", {})
+    shown = _shown(view)
+    election = _selected(state, Block.RETURNS_ELECTION) if Block.RETURNS_ELECTION.value in shown else NEW
+    listed = meta.get("le")
+    if Block.RETURNS_CONTEST.value in shown:
+        contest = _selected(state, Block.RETURNS_CONTEST)
+    else:
+        contest = NEW
+    if election is None:
+        ix.ack(response_action="errors",
+               errors={Block.RETURNS_ELECTION.value: "Choose an election, or “New election…”."})
+        return
+    # The form does not show what was selected (its redraw was lost): redraw it now instead of guessing.
+    stale_shape = (
+        (election == NEW and Block.RETURNS_NEW_ELECTION_NAME.value not in shown)
+        or (election not in (None, NEW) and str(listed) != election)
+        or (contest == NEW and Block.RETURNS_NEW_CONTEST_NAME.value not in shown))
+    if stale_shape:
+        ix.ack(response_action="update", view=_pick_view(ix, meta, election, contest))
+        return
+    try:
+        target = survey_entry.resolve_target(
+            ix.services, team_id=ix.team_id, election=election, contest=contest,
+            election_name=_text(state, Block.RETURNS_NEW_ELECTION_NAME),
+            election_date=value_of(state, Block.RETURNS_NEW_ELECTION_DATE).get("selected_date"),
+            local_government=_text(state, Block.RETURNS_LOCAL_GOVERNMENT),
+            governing_body=_text(state, Block.RETURNS_GOVERNING_BODY),
+            contest_name=_text(state, Block.RETURNS_NEW_CONTEST_NAME),
+            kind=_selected(state, Block.RETURNS_NEW_CONTEST_KIND),
+            seats=_text(state, Block.RETURNS_NEW_CONTEST_SEATS),
+            choices=_text(state, Block.RETURNS_NEW_CONTEST_CHOICES))
+        next_view = entry_modal(survey_entry.entry_form(ix.services, team_id=ix.team_id, target=target),
+                                channel_id=meta.get("c"))
+    except UserError as exc:
+        _errors(ix, view, exc)
+        return
+    ix.ack(response_action="update", view=next_view)
+
+
+# ------------------------------------------------------------------ step 2
+def unit_changed(ix: Interaction) -> None:
+    view = ix.body["view"]
+    meta = metadata_of(view)
+    chosen = _selected(view.get("state", {}), Block.RETURNS_UNIT)
+    if chosen is None or not chosen.isdigit() or int(chosen) == meta.get("ux"):
+        return
+    form = survey_entry.entry_form(ix.services, team_id=ix.team_id, target=target_of(meta), unit_index=int(chosen))
+    _update(ix, view, entry_modal(form, channel_id=meta.get("c")))
+
+
+def submit_entry(ix: Interaction) -> None:
+    view = ix.body["view"]
+    meta = metadata_of(view)
+    state = view.get("state", {})
+    target = target_of(meta)
+    unit_key = int(meta.get("ux") or 0)
+    chosen = _selected(state, Block.RETURNS_UNIT)
+    if chosen is not None and chosen.isdigit() and int(chosen) != unit_key:
+        # Another unit is selected but its counts were never shown (the redraw was lost): show them now.
+        form = survey_entry.entry_form(ix.services, team_id=ix.team_id, target=target, unit_index=int(chosen))
+        ix.ack(response_action="update", view=entry_modal(form, channel_id=meta.get("c")))
+        return
+    count = len(meta.get("ids") or []) if target.contest_id else len(target.new_contest.choices)
+    blocks = {survey_entry.choice_field(i): choice_block_id(unit_key, i) for i in range(count)}
+    entry = survey_entry.Entry(
+        target=target, unit=meta.get("u") or "", based_on=int(meta.get("v") or 0),
+        choice_ids=tuple(meta.get("ids") or ()), counts=[_text(state, blocks[f]) for f in blocks],
+        reason=_text(state, Block.RETURNS_REASON), evidence=_text(state, Block.RETURNS_EVIDENCE))
+    try:
+        result = survey_entry.record_entry(ix.services, team_id=ix.team_id, actor=ix.user_id, entry=entry)
+    except UserError as exc:
+        if isinstance(exc, FormErrors) or exc.field:
+            _errors(ix, view, exc, blocks)
+            return
+        raise  # not about a field (a newer version, ...): the modal tells it
+    ix.ack()  # closes the modal: what follows is told in the channel
+    _announce(ix, result, channel_id=meta.get("c"))
+
+
+def _announce(ix: Interaction, result: survey_entry.EntryResult, *, channel_id: str | None) -> None:
+    """The returns are recorded: say so. A Slack failure here must not read as 'nothing was saved'."""
+    text, blocks = confirmation(result, ix.user_id)
+    ix.channel_id = channel_id
+    if not channel_id:
+        ix.tell(text, blocks=blocks)
+    else:
+        try:
+            ix.client.chat_postMessage(channel=channel_id, text=text, blocks=blocks)
+        except SlackApiError as exc:
+            error = exc.response.get("error")
+            log.warning("could not post the returns confirmation in %s: %s", channel_id, error)
+            hint = " (I could not post it in the channel: invite me with `/invite @recount-bot`.)" \
+                if error in NOT_IN_CHANNEL else ""
+            ix.tell(text + hint, blocks=blocks)
+    if result.case_id is None or not result.correction:
+        return
+    case = cases.case_view(ix.services, result.case_id)
+    if not case.card_ts:
+        return
+    try:
+        post_in_thread(ix.client, case, case_thread_note(result, ix.user_id, case_version=case.survey_version))
+    except SlackApiError as exc:
+        log.warning("could not post the correction in the thread of case %s: %s", case.id,
+                    exc.response.get("error"))
+        ix.tell(f"Recorded, but I could not post the correction in the thread of recount case #{case.id} "
+                f"({exc.response.get('error')}); tell the team there.")

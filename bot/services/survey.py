@@ -70,8 +70,8 @@ def rules_contests(session: Session, version: SurveyVersion, contest_ids: list[i
     return out
 
 
-def _find_or_create_government(session: Session, workspace_id: int, name: str | None,
-                               governing_body: str | None, actor: str) -> LocalGovernment:
+def find_or_create_government(session: Session, workspace_id: int, name: str | None,
+                              governing_body: str | None, actor: str) -> LocalGovernment:
     governments = list(session.scalars(select(LocalGovernment).where(LocalGovernment.workspace_id == workspace_id)))
     if name is None:
         if len(governments) == 1:
@@ -100,8 +100,8 @@ def _find_or_create_government(session: Session, workspace_id: int, name: str | 
     return government
 
 
-def _find_or_create_election(session: Session, government: LocalGovernment, name: str, date: dt.date,
-                             actor: str) -> Election:
+def find_or_create_election(session: Session, government: LocalGovernment, name: str, date: dt.date,
+                            actor: str) -> Election:
     election = session.scalar(select(Election).where(
         Election.local_government_id == government.id, Election.election_date == date, Election.name == name))
     if election is None:
@@ -114,8 +114,8 @@ def _find_or_create_election(session: Session, government: LocalGovernment, name
     return election
 
 
-def _sync_contest(session: Session, election: Election, parsed: RulesContest, position: int, actor: str,
-                  workspace_id: int) -> tuple[Contest, dict[str, int]]:
+def sync_contest(session: Session, election: Election, parsed: RulesContest, position: int, actor: str,
+                 workspace_id: int) -> tuple[Contest, dict[str, int]]:
     """The stored contest and choices for a parsed one (created, or seats/kind updated with audit)."""
     contest = session.scalar(select(Contest).where(Contest.election_id == election.id, Contest.name == parsed.name))
     if contest is None:
@@ -141,9 +141,9 @@ def _sync_contest(session: Session, election: Election, parsed: RulesContest, po
     return contest, ids
 
 
-def _write_version(session: Session, election: Election, counts: dict[CountKey, int], *, reason: str,
-                   evidence: list[str], source_format: str, source_name: str, source_sha256: str | None,
-                   actor: str, now: dt.datetime) -> SurveyVersion:
+def write_version(session: Session, election: Election, counts: dict[CountKey, int], *, reason: str,
+                  evidence: list[str], source_format: str, source_name: str, source_sha256: str | None,
+                  actor: str, now: dt.datetime) -> SurveyVersion:
     previous = latest_version(session, election.id)
     version = SurveyVersion(
         election_id=election.id, number=(previous.number + 1) if previous else 1, reason=reason, evidence=evidence,
@@ -157,7 +157,7 @@ def _write_version(session: Session, election: Election, counts: dict[CountKey, 
     return version
 
 
-def _flat_counts(session: Session, version: SurveyVersion | None) -> dict[CountKey, int]:
+def flat_counts(session: Session, version: SurveyVersion | None) -> dict[CountKey, int]:
     if version is None:
         return {}
     return {(cid, unit, chid): votes for cid, units in counts_of_version(session, version.id).items()
@@ -174,17 +174,17 @@ def import_returns(
         raise UserError("The election needs a name (--name).", field="name")
     with services.db.transaction() as session:
         workspace = ensure_workspace(session, team_id, actor=actor)
-        government = _find_or_create_government(session, workspace.id, local_government, governing_body, actor)
-        election = _find_or_create_election(session, government, election_name.strip(), election_date, actor)
+        government = find_or_create_government(session, workspace.id, local_government, governing_body, actor)
+        election = find_or_create_election(session, government, election_name.strip(), election_date, actor)
         previous = latest_version(session, election.id)
-        before = _flat_counts(session, previous)
+        before = flat_counts(session, previous)
 
         new: dict[CountKey, int] = {}
         in_file: set[int] = set()
         changed: list[str] = []
         offset = len(contests_of(session, election.id))
         for position, parsed in enumerate(returns.contests):
-            contest, choice_ids = _sync_contest(session, election, parsed, offset + position, actor, workspace.id)
+            contest, choice_ids = sync_contest(session, election, parsed, offset + position, actor, workspace.id)
             in_file.add(contest.id)
             mine = {(contest.id, unit, choice_ids[choice]): votes
                     for unit, per_choice in parsed.votes_by_unit.items() for choice, votes in per_choice.items()}
@@ -200,8 +200,8 @@ def import_returns(
             return ImportResult(election.id, election.name, previous.number, False, len(in_file), (), ())
         sha = hashlib.sha256(source_bytes).hexdigest() if source_bytes is not None else None
         reason = "survey of returns as imported" if previous is None else "survey of returns re-imported with changes"
-        version = _write_version(session, election, new, reason=reason, evidence=[], source_format=returns.source_format,
-                                 source_name=source_name, source_sha256=sha, actor=actor, now=services.now())
+        version = write_version(session, election, new, reason=reason, evidence=[], source_format=returns.source_format,
+                                source_name=source_name, source_sha256=sha, actor=actor, now=services.now())
         audit.append(session, actor=actor, action="survey.version_created", entity="survey_version",
                      entity_id=version.id, before={"version": previous.number} if previous else None,
                      after={"election": election.name, "version": version.number, "source": source_name,
