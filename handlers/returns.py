@@ -218,7 +218,8 @@ def submit_entry(ix: Interaction) -> None:
         choice_ids=tuple(meta.get("ids") or ()), counts=[_text(state, blocks[f]) for f in blocks],
         reason=_text(state, Block.RETURNS_REASON), evidence=_text(state, Block.RETURNS_EVIDENCE))
     try:
-        result = survey_entry.record_entry(ix.services, team_id=ix.team_id, actor=ix.user_id, entry=entry)
+        result = survey_entry.record_entry(ix.services, team_id=ix.team_id, actor=ix.user_id, entry=entry,
+                                           may_correct=ix.role is Role.OFFICIAL)
     except UserError as exc:
         if isinstance(exc, FormErrors) or exc.field:
             _errors(ix, view, exc, blocks)

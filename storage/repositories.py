@@ -33,6 +33,7 @@ def counts_of_version(session: Session, version_id: int, contest_id: int | None 
         VoteCount.survey_version_id == version_id)
     if contest_id is not None:
         query = query.where(VoteCount.contest_id == contest_id)
+    query = query.order_by(VoteCount.contest_id, VoteCount.id)  # units in the order they were written
     out: dict[int, dict[str, dict[int, int]]] = defaultdict(lambda: defaultdict(dict))
     for cid, unit, choice_id, votes in session.execute(query):
         out[cid][unit][choice_id] = votes

@@ -421,7 +421,8 @@ def stale(version: SurveyVersion) -> UserError:
                      f"{who(version.created_by)}); reopen it with `/recount returns` to see them.")
 
 
-def record_entry(services: Services, *, team_id: str, actor: str, entry: Entry) -> EntryResult:
+def record_entry(services: Services, *, team_id: str, actor: str, entry: Entry,
+                 may_correct: bool = True) -> EntryResult:
     """Write one new complete survey version with this contest's counts for one unit replaced.
 
     One transaction: new election, contest and choices (if any), the version with its reason, and the
@@ -441,7 +442,7 @@ def record_entry(services: Services, *, team_id: str, actor: str, entry: Entry) 
     try:
         with services.db.transaction() as session:
             result = _record(session, services, team_id=team_id, actor=actor, entry=entry, reason=reason,
-                             evidence=evidence, errors=errors)
+                             evidence=evidence, errors=errors, may_correct=may_correct)
     except IntegrityError:
         # Two submissions at the same moment: the other one won (versions and names are unique).
         raise UserError("Someone saved these returns at the same moment; reopen the form with `/recount returns` "
@@ -450,7 +451,7 @@ def record_entry(services: Services, *, team_id: str, actor: str, entry: Entry) 
 
 
 def _record(session: Session, services: Services, *, team_id: str, actor: str, entry: Entry, reason: str,
-            evidence: tuple[str, ...], errors: dict[str, str]) -> EntryResult:
+            evidence: tuple[str, ...], errors: dict[str, str], may_correct: bool) -> EntryResult:
     target = entry.target
     workspace = ensure_workspace(session, team_id, actor=actor)
     if target.election_id is not None:
@@ -505,6 +506,10 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
         raise UserError("That unit has no returns in the latest version any more; reopen the form.")
     if not correction and entry.unit != WHOLE_CONTEST:
         raise ValueError("a first entry is for the whole contest")
+    if correction and not may_correct:
+        # 1306(4) gives the power to correct the survey of returns to the designated election official.
+        raise UserError(f"Only a designated election official may correct returns already recorded "
+                        f"({CORRECTION_CITATION}); ask one to make this correction.")
     if correction and not reason:
         errors["reason"] = (f"A correction needs its reason: the finding it rests on ({CORRECTION_CITATION}). "
                             f"Version {previous.number} stays on the record.")

@@ -343,9 +343,22 @@ def test_an_unchanged_submission_is_refused(harness) -> None:
     assert len(versions(harness)) == 1
 
 
-def test_a_form_opened_before_a_newer_version_is_refused(harness) -> None:
+def test_staff_may_enter_returns_but_only_an_official_may_correct_them(harness) -> None:
     load_example(harness)
     grant(harness, STAFF, "staff")
+    view = correction_form(harness, user=STAFF)
+    reply = harness.submit(view, {**counts(view, **{"Sam Okafor": 612}), **reason("a ballot found in the bin")},
+                           user=STAFF)
+    body = reply.json()
+    assert body["response_action"] == "update"
+    assert "Only a designated election official may correct returns" in text_of({"blocks": body["view"]["blocks"]})
+    assert "C.R.S. 1-13.5-1306(4)" in text_of({"blocks": body["view"]["blocks"]})
+    assert len(versions(harness)) == 1
+
+
+def test_a_form_opened_before_a_newer_version_is_refused(harness) -> None:
+    load_example(harness)
+    grant(harness, STAFF, "official")
     mine = correction_form(harness, user=OFFICIAL)
     theirs = correction_form(harness, user=STAFF)
     harness.submit(theirs, {**counts(theirs, **{"Sam Okafor": 612}), **reason("a ballot found in the bin")},
