@@ -8,7 +8,6 @@ else, so a clerk can fix a file in one pass. `Returns.notes` tells the clerk wha
 """
 from __future__ import annotations
 
-import codecs
 from typing import Any, Mapping
 
 from rules.contest import Returns
@@ -16,6 +15,7 @@ from rules.returns import nist_json, openelections_csv, template_csv
 from rules.returns.build import finish
 from rules.returns.csv_table import first_record
 from rules.returns.problems import Problem, Report, ReturnsError
+from rules.returns.source import Source, open_source
 
 __all__ = ["FORMATS", "Problem", "ReturnsError", "parse_returns"]
 
@@ -28,6 +28,9 @@ _NEEDS = (
 )
 _OPENELECTIONS_HEADER = frozenset({"county", "office", "candidate", "votes"})
 _TEMPLATE_HEADER = frozenset({"contest", "choice", "votes"})
+# Columns only that format has: with these, a header missing another required column is still that format.
+_OPENELECTIONS_IDENTIFIERS = frozenset({"county", "office", "candidate"})
+_TEMPLATE_IDENTIFIERS = frozenset({"contest", "choice"})
 
 
 def parse_returns(
@@ -39,26 +42,27 @@ def parse_returns(
     never does); an entry naming no contest, or contradicting the file, is a problem.
     """
     report = Report()
-    text = _decode(data, report)
-    if not text.strip():
+    source = open_source(data, report)
+    if source.is_blank():
         raise ReturnsError([Problem("file", "is empty")])
     if seats is not None and not isinstance(seats, Mapping):
         raise ReturnsError([Problem("seats", "must map contest names to numbers of seats")])
     document: Any = None
     if format is None:
-        format, document = _detect(text)
+        format, document = _detect(source)
     elif format not in FORMATS:
         raise ReturnsError([Problem("format", f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")])
     try:
         if format == "nist":
             if document is None:
-                document = nist_json.load(text, report)
+                document = nist_json.load(source.text(), report)
             drafts = nist_json.parse_document(document, report) if not report.problems else []
         elif format == "openelections":
-            drafts = openelections_csv.parse(text, report)
+            drafts = openelections_csv.parse(source, report)
         else:
-            drafts = template_csv.parse(text, report)
-        return finish(drafts, seats, report, format, text_has_replacement_character="\ufffd" in text)
+            drafts = template_csv.parse(source, report)
+        return finish(drafts, seats, report, format,
+                      text_has_replacement_character=source.may_hold_replacement_character)
     except ReturnsError:
         raise
     except Exception as exc:  # a bug of ours must still reach the clerk as a ReturnsError, cause attached
@@ -67,45 +71,30 @@ def parse_returns(
         ) from exc
 
 
-def _decode(data: bytes | str, report: Report) -> str:
-    if isinstance(data, str):
-        return data[1:] if data.startswith("\ufeff") else data
-    if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise TypeError(f"parse_returns() takes bytes or str, not {type(data).__name__}")
-    raw = bytes(data)
-    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # Excel's "Unicode text" export
-        try:
-            text = raw.decode("utf-16")
-        except UnicodeDecodeError:
-            pass
-        else:
-            report.note("the file is UTF-16; read as such")
-            return text[1:] if text.startswith("\ufeff") else text
-    if raw.startswith(codecs.BOM_UTF8):
-        raw = raw[len(codecs.BOM_UTF8):]
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        # Spreadsheets on Windows still save "CSV" as cp1252; its 5 unassigned bytes become U+FFFD.
-        report.note(f"the file is not valid UTF-8 (byte {exc.start + 1} is not); read as Windows-1252 (cp1252)")
-        return raw.decode("cp1252", errors="replace")
+def _detect(source: Source) -> tuple[str, Any]:
+    """The format named by the content, and the parsed JSON document when it is NIST.
 
-
-def _detect(text: str) -> tuple[str, Any]:
-    """The format named by the content, and the parsed JSON document when it is NIST."""
-    if text.lstrip()[:1] in ("{", "["):
+    A CSV header naming a format's identifying columns picks that format even when another of its
+    required columns is missing, so the clerk is told which column to add ("row 1: missing column
+    'votes'") rather than that the format is unknown.
+    """
+    if source.first_char() in ("{", "["):
         scratch = Report()
-        document = nist_json.load(text, scratch)
+        document = nist_json.load(source.text(), scratch)
         if isinstance(document, dict) and document.get("@type") == nist_json.REPORT_TYPE:
             return "nist", document
         found = (f"this looks like JSON, but it {scratch.problems[0].message}" if scratch.problems
                  else "this is JSON without that @type")
         raise ReturnsError([Problem("file", f"unknown format: expected {_NEEDS}; {found}")])
-    header = first_record(text) or []
+    header = first_record(source) or []
     names = {cell.strip().casefold() for cell in header}
     if _OPENELECTIONS_HEADER <= names:
         return "openelections", None
     if _TEMPLATE_HEADER <= names:
+        return "template", None
+    if _OPENELECTIONS_IDENTIFIERS <= names:
+        return "openelections", None
+    if _TEMPLATE_IDENTIFIERS <= names:
         return "template", None
     shown = ", ".join(cell.strip() for cell in header[:8]) + (", ..." if len(header) > 8 else "")
     shown = shown if len(shown) <= 120 else shown[:117] + "..."

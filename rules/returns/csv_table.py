@@ -4,9 +4,10 @@ Row numbers are those a spreadsheet shows: the header is row 1 (or the first non
 every CSV record counts as one row, blank ones included, so "row 7" is the seventh line a clerk
 sees in Excel even when a quoted cell spans several file lines.
 
-Line endings: "\\r\\n" and a lone "\\r" (old Mac files) become "\\n" before reading, once for the
-whole text (two str.replace calls, far cheaper than per-cell work). The csv module then sees one
-kind of line break, and a quoted cell that spans lines reads the same whatever the file's style.
+The csv module reads `Source.lines()`: decoded chunk by chunk from the file's bytes, every line break
+("\\r\\n", a lone "\\r" of old Mac files, "\\n") already "\\n". So no copy of the whole text is made,
+the csv module sees one kind of line break, and a quoted cell that spans lines reads the same
+(with "\\n" inside) whatever the file's style.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
 from rules.returns.problems import Report
+from rules.returns.source import Source
 
 
 @dataclass
@@ -74,10 +76,10 @@ class Table:
 
 
 def open_table(
-    text: str, report: Report, *, required: Sequence[str], optional: Sequence[str], ignore_unknown: bool,
+    source: Source, report: Report, *, required: Sequence[str], optional: Sequence[str], ignore_unknown: bool,
 ) -> Table | None:
     """Read the header and map its columns. Returns None (with problems reported) if it is unusable."""
-    reader = csv.reader(io.StringIO(one_newline(text), newline=""))
+    reader = csv.reader(source.lines())
     row = 0
     try:
         for cells in reader:
@@ -121,23 +123,16 @@ def open_table(
     return Table(header_row=row, header=header, columns=columns, ignored=ignored, _reader=reader, _report=report)
 
 
-def one_newline(text: str) -> str:
-    """The text with every line break as "\\n"."""
-    if "\r" not in text:
-        return text
-    return text.replace("\r\n", "\n").replace("\r", "\n")
-
-
 def _describe(required: Sequence[str], optional: Sequence[str]) -> str:
     text = ", ".join(required)
     return f"{text} and optionally {', '.join(optional)}" if optional else text
 
 
-def first_record(text: str) -> list[str] | None:
+def first_record(source: Source) -> list[str] | None:
     """The first non-blank CSV record (the header), or None; used to detect the format."""
     try:
-        # Only the start of the text: copying all of a large file into a StringIO to read one line is waste.
-        for cells in csv.reader(io.StringIO(one_newline(text[:1 << 16]), newline="")):
+        # Only the start of the file: reading all of a large file to read one record is waste.
+        for cells in csv.reader(io.StringIO(source.head(1 << 16), newline="")):
             if any(c.strip() for c in cells):
                 return cells
     except csv.Error:

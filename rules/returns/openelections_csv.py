@@ -9,12 +9,20 @@ Quirks of the real Colorado files (see tests/rules/test_returns_openelections.py
 - "0*": a footnote marker after a number (Weld, RTD District K, 2018). Read as the number, noted.
 - A non-blank no_votes makes the row a yes/no question ("{office}: {candidate}"), e.g. judicial
   retention: "Supreme Court: Richard L. Gabriel" with choices Yes and No.
+- Judicial retention without no_votes (the 2016 file has no such column): each judge of "Supreme
+  Court", "Court of Appeals", "District Court, ...", "County Court, ..." (and Denver's probate and
+  juvenile courts) is read as its own question "{office}: {judge}" with the one choice Yes, since
+  only the yes votes were published. Read as one candidate contest, the judges would be compared
+  with each other, a verdict about nothing on the ballot; as a Yes-only question the check says
+  uncontested, and a note tells the clerk these retentions cannot be checked from the file. A judge
+  with no_votes on some rows but not others is refused, as for any question.
 Columns OpenElections adds for breakdowns (election_day, absentee, ...) are ignored with a note:
 the votes column already holds the row's total. district, party, precinct and no_votes may be
 absent (read as blank); county, office, candidate and votes are required.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from rules.contest import WHOLE_CONTEST, ContestKind
@@ -22,11 +30,19 @@ from rules.returns.build import Draft
 from rules.returns.csv_table import Table, open_table
 from rules.returns.numbers import CountError, is_plain_count, parse_count
 from rules.returns.problems import Report
+from rules.returns.source import Source
 
 REQUIRED = ("county", "office", "candidate", "votes")
 OPTIONAL = ("precinct", "district", "party", "no_votes")
 TOTAL_NAMES = frozenset({"", "TOTAL", "TOTALS"})
 YES, NO = "Yes", "No"
+# Offices whose "candidates" are judges standing for retention (Colo. Const. art. VI, sec. 25), as
+# the files name them: "Supreme Court", "Court of Appeals", "District Court, 1st Judicial District",
+# "County Court, Adams"; Denver's probate and juvenile courts too.
+RETENTION_OFFICE = re.compile(
+    r"\s*(?:supreme court|court of appeals|(?:denver\s+)?(?:district|county|probate|juvenile)\s+court)\b", re.I)
+# A retention office whose rows name the answers rather than the judge is an ordinary yes/no contest.
+_ANSWERS = frozenset({"yes", "no", "for", "against"})
 
 # A figure as read: (votes, row, column name) - the row and column are for cross-check messages.
 Figure = tuple[int, int, str]
@@ -46,10 +62,12 @@ class _Tally:
     subtotals: dict[str, dict[str, Figure]] = field(default_factory=dict)  # county -> choice -> figure
     totals: dict[str, Figure] = field(default_factory=dict)  # choice -> figure
     incomplete: set[str] = field(default_factory=set)  # choices with a refused or repeated row: no cross-check
+    retention: tuple[str, str] | None = None  # (office, judge) of a judge read from rows without no_votes
+    yes_only_row: int = 0  # the first such row
 
 
-def parse(text: str, report: Report) -> list[Draft]:
-    table = open_table(text, report, required=REQUIRED, optional=OPTIONAL, ignore_unknown=True)
+def parse(source: Source, report: Report) -> list[Draft]:
+    table = open_table(source, report, required=REQUIRED, optional=OPTIONAL, ignore_unknown=True)
     if table is None:
         return []
     if table.ignored:
@@ -58,6 +76,7 @@ def parse(text: str, report: Report) -> list[Draft]:
     if table.data_rows == 0 and not report.problems:
         report.problem("file", "has a header but no rows of returns")
     _check_question_rows(table, tallies, report)
+    _note_unpaired_retention(tallies, report)
     skipped: set[int] = set()
     used: set[int] = set()
     drafts = [_resolve(t, table, report, skipped, used) for t in tallies.values()]
@@ -98,16 +117,22 @@ def _read_rows(table: Table, report: Report) -> dict[str, _Tally]:
             continue
         district = cells[i_district].strip() if i_district is not None else ""
         base = f"{office} - District {district}" if district else office
+        retention = None
         if no_cell:
             name, kind = f"{base}: {candidate}", ContestKind.QUESTION
             entries: list[tuple[int | None, int, str]] = [(votes, row, votes_col), (no_votes, row, no_col)]
             choices = (YES, NO)
+        elif RETENTION_OFFICE.match(office) and candidate.casefold() not in _ANSWERS:
+            name, kind, retention = f"{base}: {candidate}", ContestKind.QUESTION, (base, candidate)
+            entries, choices = [(votes, row, votes_col)], (YES,)
         else:
             name, kind = base, ContestKind.CANDIDATE
             entries, choices = [(votes, row, votes_col)], (candidate,)
         tally = tallies.get(name)
         if tally is None:
             tally = tallies[name] = _Tally(name=name, kind=kind)
+        if retention is not None and not tally.yes_only_row:
+            tally.retention, tally.yes_only_row = retention, row
         if votes is None or (no_cell and no_votes is None):
             # Already a problem; checking this choice's total too would only repeat it in other words.
             tally.incomplete.update(ch for ch, (v, _, _) in zip(choices, entries) if v is None)
@@ -198,10 +223,18 @@ def _keep_party(tally: _Tally, candidate: str, party: str, row: int, report: Rep
 
 
 def _check_question_rows(table: Table, tallies: dict[str, _Tally], report: Report) -> None:
-    """A question row with its no_votes left blank would silently become a candidate contest."""
+    """A question row with its no_votes left blank would silently become a candidate contest (or, for
+    a judge, lose its No votes)."""
     if "no_votes" not in table.columns:
         return
     for tally in tallies.values():
+        if tally.retention is not None and NO in tally.choices:
+            office, judge = tally.retention
+            report.problem(table.location(tally.yes_only_row, "no_votes"),
+                           f"is empty, but {judge!r} in {office!r} has no votes on row "
+                           f"{tally.first_row[NO]}; a yes/no question needs them on every row")
+            tally.incomplete.add(NO)  # its totals cannot add up; saying so again would only repeat this
+            continue
         if tally.kind is not ContestKind.CANDIDATE:
             continue
         for choice, row in tally.first_row.items():
@@ -209,7 +242,21 @@ def _check_question_rows(table: Table, tallies: dict[str, _Tally], report: Repor
             if question is not None and question.kind is ContestKind.QUESTION:
                 report.problem(table.location(row, "no_votes"),
                                f"is empty, but {choice!r} in {tally.name!r} has no votes on row "
-                               f"{question.first_row[YES]}; a yes/no question needs them on every row")
+                               f"{question.first_row[NO]}; a yes/no question needs them on every row")
+
+
+def _note_unpaired_retention(tallies: dict[str, _Tally], report: Report) -> None:
+    """Name the offices whose judges were read with Yes votes only (see the module docstring)."""
+    offices: dict[str, str] = {}  # office -> its first judge's contest, as an example
+    for tally in tallies.values():
+        if tally.retention is not None and NO not in tally.choices:
+            offices.setdefault(tally.retention[0], tally.name)
+    if not offices:
+        return
+    names = list(offices)
+    shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
+    report.note(f"retention: no 'No' votes in the file for {shown}; each judge is read as its own question "
+                f"(e.g. {offices[names[0]]!r}) with only its Yes votes: not checkable (shown as uncontested)")
 
 
 def _resolve(tally: _Tally, table: Table, report: Report, skipped: set[int], used: set[int]) -> Draft:

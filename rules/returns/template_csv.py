@@ -12,6 +12,7 @@ from rules.returns.build import Draft
 from rules.returns.csv_table import Table, open_table
 from rules.returns.numbers import MAX_DIGITS, CountError, is_plain_count, parse_count
 from rules.returns.problems import Report
+from rules.returns.source import Source
 
 REQUIRED = ("contest", "choice", "votes")
 OPTIONAL = ("seats", "kind", "unit")
@@ -20,8 +21,8 @@ KINDS = {"candidate": ContestKind.CANDIDATE, "question": ContestKind.QUESTION}
 QUESTION_CHOICES = ({"yes", "no"}, {"for", "against"})
 
 
-def parse(text: str, report: Report) -> list[Draft]:
-    table = open_table(text, report, required=REQUIRED, optional=OPTIONAL, ignore_unknown=False)
+def parse(source: Source, report: Report) -> list[Draft]:
+    table = open_table(source, report, required=REQUIRED, optional=OPTIONAL, ignore_unknown=False)
     if table is None:
         return []
     cols = table.columns
@@ -30,6 +31,15 @@ def parse(text: str, report: Report) -> list[Draft]:
     drafts: dict[str, Draft] = {}
     stated_seats: dict[str, tuple[int, int]] = {}  # contest -> (seats, first row saying so)
     stated_kind: dict[str, tuple[ContestKind, int]] = {}
+    # A seats (kind) cell as written that agreed with what its contest states: the same cell on a later
+    # row of that contest agrees too, so it is not read again. Files that repeat seats and kind on every
+    # row would otherwise have them parsed, validated and compared on every row.
+    agreed_seats: dict[str, str] = {}
+    agreed_kind: dict[str, str] = {}
+    # One str per distinct unit or choice name, shared by every contest's counts: a statewide file
+    # otherwise keeps a copy of the name for every row (some 40 MiB for half a million rows).
+    names: dict[str, str] = {}
+    share = names.setdefault
     blank_unit_row: dict[str, int] = {}
     repeats: list[tuple[int, tuple[str, str, str]]] = []
     problem = report.problem
@@ -58,10 +68,16 @@ def parse(text: str, report: Report) -> list[Draft]:
                 if note:
                     report.note(f"row {row}: {note}", kind="counts normalised")
         unit = cells[i_unit].strip() if i_unit is not None else ""
-        if i_seats is not None and cells[i_seats].strip():
-            _read_seats(table, row, contest, cells[i_seats].strip(), stated_seats, report)
-        if i_kind is not None and cells[i_kind].strip():
-            _read_kind(table, row, contest, cells[i_kind].strip(), stated_kind, report)
+        if i_seats is not None:
+            cell = cells[i_seats]
+            if cell != agreed_seats.get(contest) and cell.strip():
+                if _read_seats(table, row, contest, cell.strip(), stated_seats, report):
+                    agreed_seats[contest] = cell
+        if i_kind is not None:
+            cell = cells[i_kind]
+            if cell != agreed_kind.get(contest) and cell.strip():
+                if _read_kind(table, row, contest, cell.strip(), stated_kind, report):
+                    agreed_kind[contest] = cell
         if not ok:
             continue
         draft = drafts.get(contest)
@@ -69,10 +85,11 @@ def parse(text: str, report: Report) -> list[Draft]:
             draft = drafts[contest] = Draft(name=contest)
         units = draft.votes_by_unit.get(unit)
         if units is None:
-            units = draft.votes_by_unit[unit] = {}
+            units = draft.votes_by_unit[share(unit, unit)] = {}
         if choice in units:
             repeats.append((row, (contest, unit, choice)))
             continue
+        choice = share(choice, choice)
         units[choice] = votes
         draft.choices[choice] = None
         if not unit and i_unit is not None and contest not in blank_unit_row:
@@ -81,40 +98,46 @@ def parse(text: str, report: Report) -> list[Draft]:
     if table.data_rows == 0 and not report.problems:
         report.problem("file", "has a header but no rows of returns")
     if repeats:
-        _report_repeats(text, repeats, i_unit is not None, report)
+        _report_repeats(source, repeats, i_unit is not None, report)
     for draft in drafts.values():
         _settle(draft, table, stated_seats, stated_kind, blank_unit_row, report)
     return list(drafts.values())
 
 
-def _read_seats(table: Table, row: int, contest: str, text: str, stated: dict, report: Report) -> None:
+def _read_seats(table: Table, row: int, contest: str, text: str, stated: dict, report: Report) -> bool:
+    """Read a seats cell; True if it agrees with what the contest states (it then states it, if first)."""
     if not is_plain_count(text) or int(text) < 1:
         report.problem(table.location(row, "seats"), f"must be a whole number of seats, at least 1 (got {text!r})")
-        return
+        return False
     seats = int(text)
     if not contest:
-        return
+        return False
     first = stated.get(contest)
     if first is None:
         stated[contest] = (seats, row)
     elif first[0] != seats:
         report.problem(table.location(row, "seats"),
                        f"says {seats} seats for {contest!r}, but row {first[1]} says {first[0]}")
+        return False
+    return True
 
 
-def _read_kind(table: Table, row: int, contest: str, text: str, stated: dict, report: Report) -> None:
+def _read_kind(table: Table, row: int, contest: str, text: str, stated: dict, report: Report) -> bool:
+    """Read a kind cell; True if it agrees with what the contest states (it then states it, if first)."""
     kind = KINDS.get(text.casefold())
     if kind is None:
         report.problem(table.location(row, "kind"), f"must be candidate or question (got {text!r})")
-        return
+        return False
     if not contest:
-        return
+        return False
     first = stated.get(contest)
     if first is None:
         stated[contest] = (kind, row)
     elif first[0] is not kind:
         report.problem(table.location(row, "kind"),
                        f"says {kind.value} for {contest!r}, but row {first[1]} says {first[0].value}")
+        return False
+    return True
 
 
 def _settle(draft: Draft, table: Table, stated_seats: dict, stated_kind: dict, blank_unit_row: dict, report: Report) -> None:
@@ -139,12 +162,12 @@ def _settle(draft: Draft, table: Table, stated_seats: dict, stated_kind: dict, b
             "them (give every row a unit, or remove a total row)")
 
 
-def _report_repeats(text: str, repeats: list, has_unit: bool, report: Report) -> None:
+def _report_repeats(source: Source, repeats: list, has_unit: bool, report: Report) -> None:
     """Name both rows of each repeat. The first rows are found by a second read, only when needed,
     so the hot loop does not have to remember a row number for every cell."""
     wanted = {key for _, key in repeats}
     first_row: dict[tuple[str, str, str], int] = {}
-    table = open_table(text, Report(), required=REQUIRED, optional=OPTIONAL, ignore_unknown=False)
+    table = open_table(source, Report(), required=REQUIRED, optional=OPTIONAL, ignore_unknown=False)
     assert table is not None  # the same text opened fine a moment ago
     c = table.columns
     for row, cells in table.rows():

@@ -1,6 +1,7 @@
 """Choosing the format, decoding bytes, and the promise that bad input only ever raises ReturnsError."""
 from __future__ import annotations
 
+import codecs
 import dataclasses
 import json
 import pickle
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 
 from rules.contest import Returns
 from rules.returns import FORMATS, Problem, ReturnsError, parse_returns
+from rules.returns.source import UTF8_CHECK_CHUNK
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "returns"
 NEEDS = (
@@ -70,8 +72,32 @@ def test_an_explicit_format_overrides_detection() -> None:
         ("file", "is not valid JSON: Expecting value (line 1, column 1)")]
 
 
+def test_a_header_missing_a_column_is_detected_by_the_columns_it_has() -> None:
+    # contest and choice say template, county, office and candidate say OpenElections: the clerk is told
+    # which column to add, exactly as with an explicit format, not that the format is unknown.
+    template = "contest,choice,unit\nMayor,Alice,P1\n"
+    assert problems_of(template) == problems_of(template, format="template") == [
+        ("row 1", "missing column 'votes'; expected contest, choice, votes and optionally seats, kind, unit")]
+    assert problems_of("Contest,Choice,vote\nMayor,Alice,3\n") == [
+        ("row 1, column vote", "is not a column of this format; expected contest, choice, votes and optionally seats, kind, unit"),
+        ("row 1", "missing column 'votes'; expected contest, choice, votes and optionally seats, kind, unit"),
+    ]
+    openelections = "county,office,district,party,candidate,no_votes\nADAMS,Mayor,,,Ann,3\n"
+    assert problems_of(openelections) == problems_of(openelections, format="openelections") == [
+        ("row 1", "missing column 'votes'; expected county, office, candidate, votes and optionally "
+                  "precinct, district, party, no_votes")]
+    # Columns of both: OpenElections is tried first, as for complete headers.
+    assert problems_of("county,office,candidate,contest,choice\nADAMS,Mayor,Ann,Mayor,Ann\n") == [
+        ("row 1", "missing column 'votes'; expected county, office, candidate, votes and optionally "
+                  "precinct, district, party, no_votes")]
+
+
 def test_unknown_formats_say_what_each_format_needs() -> None:
     assert problems_of("name,count\nAnn,3\n") == [("file", f"{NEEDS}; the first row has: name, count")]
+    # One identifying column is not enough to name a format.
+    assert problems_of("contest,votes\nMayor,3\n") == [("file", f"{NEEDS}; the first row has: contest, votes")]
+    assert problems_of("county,candidate,votes\nADAMS,Ann,3\n") == [
+        ("file", f"{NEEDS}; the first row has: county, candidate, votes")]
     assert problems_of('{"@type": "ElectionResults.Election"}') == [("file", f"{NEEDS}; this is JSON without that @type")]
     assert problems_of('{"@type": "ElectionResults.ElectionReport", ') == [(
         "file", f"{NEEDS}; this looks like JSON, but it is not valid JSON: "
@@ -97,6 +123,30 @@ def test_decoding() -> None:
     assert cp1252.notes == ("the file is not valid UTF-8 (byte 30 is not); read as Windows-1252 (cp1252)",)
     utf16 = parse_returns(utf8.encode("utf-16"))
     assert (utf16.contest("Mayor").choices, utf16.notes) == (("Zoë Núñez",), ("the file is UTF-16; read as such",))
+
+
+def test_decoding_large_files() -> None:
+    # UTF-8 is checked a chunk at a time: a character cut by a chunk's end is still valid, and a bad byte
+    # far into the file is still found and named.
+    units = "".join(f"Mayor,Zo\u00eb,1,P{i}\n" for i in range(100_000))
+    data = ("contest,choice,votes,unit\n" + units).encode("utf-8")
+    boundary = UTF8_CHECK_CHUNK
+    before = data.rindex("\u00eb".encode("utf-8"), 0, boundary - 1)
+    data = data.replace(b"unit\n", b"unit" + b" " * (boundary - 1 - before) + b"\n", 1)
+    assert data[boundary - 1:boundary + 1] == "\u00eb".encode("utf-8")  # cut in two by the first chunk's end
+    returns = parse_returns(data)
+    assert returns.notes == () and returns.contest("Mayor").choices == ("Zo\u00eb",)
+    assert len(returns.contest("Mayor").units) == 100_000
+    bad = data + "Mayor,Jos\u00e9,1,P0\n".encode("cp1252")
+    returns = parse_returns(bad)
+    assert returns.notes == (f"the file is not valid UTF-8 (byte {len(data) + 10} is not); read as Windows-1252 (cp1252)",)
+    assert returns.contest("Mayor").choices == ("Zo\u00c3\u00ab", "Jos\u00e9")
+    with_bom = parse_returns(codecs.BOM_UTF8 + bad)  # the byte is counted after the byte-order mark, as before
+    assert with_bom.notes == returns.notes
+
+
+def test_text_with_lone_surrogates_is_kept_as_given() -> None:
+    assert parse_returns("contest,choice,votes\nMayor,Ann\udc81,1\n").contest("Mayor").choices == ("Ann\udc81",)
 
 
 def test_a_lost_character_in_the_source_is_noted() -> None:

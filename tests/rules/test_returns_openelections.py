@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from rules.contest import WHOLE_CONTEST, ContestKind
+from rules.margin import check_automatic_recount
 from rules.returns import ReturnsError, parse_returns
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "returns"
@@ -19,6 +20,12 @@ REAL_2018 = SHARED / "20181106__co__general__county.csv"
 def problems_of(data: bytes | str, **kwargs) -> list[tuple[str, str]]:
     with pytest.raises(ReturnsError) as caught:
         parse_returns(data, format="openelections", **kwargs)
+    return [(p.location, p.message) for p in caught.value.problems]
+
+
+def parse_problems(data: bytes | str) -> list[tuple[str, str]]:
+    with pytest.raises(ReturnsError) as caught:
+        parse_returns(data)
     return [(p.location, p.message) for p in caught.value.problems]
 
 
@@ -80,6 +87,85 @@ def test_2016_style_blank_county_rows_are_totals() -> None:
     assert dict(house.totals) == {"Diana DeGette": 257_254, 'Charles "Casper" Stockham': 105_030, "Darrell Dinges": 16_752}
     assert house.units == ("ARAPAHOE", "DENVER", "JEFFERSON")
     assert returns.notes == ("3 total rows cross-checked and skipped (county TOTAL, TOTALS or blank)",)
+
+
+RETENTION_NOTE_2016 = (
+    "retention: no 'No' votes in the file for Supreme Court, Court of Appeals; each judge is read as its own "
+    "question (e.g. 'Supreme Court: William Hood') with only its Yes votes: not checkable (shown as uncontested)")
+
+
+def test_2016_retention_without_no_votes_is_one_yes_only_question_per_judge() -> None:
+    # Rows copied from the 2016 file: every county and the (blank-county) total of the Supreme Court
+    # retention and of two Court of Appeals judges. The file publishes yes votes only.
+    returns = parse_returns((FIXTURES / "openelections_2016_retention_small.csv").read_bytes())
+
+    assert [c.name for c in returns.contests] == [
+        "Supreme Court: William Hood", "Court of Appeals: Karen M. Ashby", "Court of Appeals: Gilbert M. Rom\ufffdn"]
+    hood = returns.contest("Supreme Court: William Hood")
+    assert (hood.kind, hood.choices, dict(hood.totals)) == (ContestKind.QUESTION, ("Yes",), {"Yes": 1_534_597})
+    assert len(hood.units) == 64 and hood.votes_by_unit["ADAMS"] == {"Yes": 102_223}
+    assert dict(returns.contest("Court of Appeals: Karen M. Ashby").totals) == {"Yes": 1_477_122}
+    for contest in returns.contests:  # never two judges compared with each other
+        decision = check_automatic_recount(contest)
+        assert (decision.outcome, decision.automatic_recount, decision.next_highest) == ("uncontested", False, None)
+    assert returns.notes == (
+        RETENTION_NOTE_2016,
+        "3 total rows cross-checked and skipped (county TOTAL, TOTALS or blank)",
+        "'Court of Appeals: Gilbert M. Rom\ufffdn' contains '\ufffd': a character was lost before this file "
+        "was made; kept as written",
+    )
+
+
+def test_retention_offices_are_the_colorado_courts() -> None:
+    text = (
+        "county,office,district,party,candidate,votes\n"
+        "ADAMS,\"District Court, 17th Judicial District\",,,Donald S. Quick,10\n"
+        "ADAMS,\"District Court, 17th Judicial District\",,,Jaclyn Brown,12\n"
+        "ADAMS,\"County Court, Adams\",,,Cindy Dang,9\n"
+        "DENVER,Denver Probate Court,,,Elizabeth Leith,8\n"
+        "ADAMS,District Attorney,17,Democratic Party,Dave Young,20\n"  # not a court: a candidate contest
+        "ADAMS,County Commissioner,1,Democratic Party,Eva Henry,30\n"
+        "ADAMS,County Commissioner,1,Republican Party,Jan Kulmann,28\n"
+        "ADAMS,Court of Appeals Question,,,Yes,5\n"  # rows naming the answers: an ordinary yes/no contest
+        "ADAMS,Court of Appeals Question,,,No,4\n"
+    )
+    returns = parse_returns(text)
+    assert [(c.name, c.kind.value, c.choices) for c in returns.contests] == [
+        ("District Court, 17th Judicial District: Donald S. Quick", "question", ("Yes",)),
+        ("District Court, 17th Judicial District: Jaclyn Brown", "question", ("Yes",)),
+        ("County Court, Adams: Cindy Dang", "question", ("Yes",)),
+        ("Denver Probate Court: Elizabeth Leith", "question", ("Yes",)),
+        ("District Attorney - District 17", "candidate", ("Dave Young",)),
+        ("County Commissioner - District 1", "candidate", ("Eva Henry", "Jan Kulmann")),
+        ("Court of Appeals Question", "candidate", ("Yes", "No")),
+    ]
+    assert returns.notes == (
+        "retention: no 'No' votes in the file for District Court, 17th Judicial District, County Court, Adams, "
+        "Denver Probate Court; each judge is read as its own question (e.g. 'District Court, 17th Judicial "
+        "District: Donald S. Quick') with only its Yes votes: not checkable (shown as uncontested)",)
+
+
+def test_retention_with_a_no_votes_column_left_blank_for_a_judge() -> None:
+    # A no_votes column blank on every row of a judge: yes votes only, as in the 2016 file.
+    text = (
+        "county,office,district,party,candidate,votes,no_votes\n"
+        "ADAMS,Supreme Court,,,William Hood,10,\n"
+        "BACA,Supreme Court,,,William Hood,3,\n"
+        "ADAMS,Court of Appeals,,,David Furman,7,2\n"
+    )
+    returns = parse_returns(text)
+    assert dict(returns.contest("Supreme Court: William Hood").totals) == {"Yes": 13}
+    assert dict(returns.contest("Court of Appeals: David Furman").totals) == {"Yes": 7, "No": 2}
+    assert returns.notes[0].startswith("retention: no 'No' votes in the file for Supreme Court; ")
+    # Blank on some rows only: refused, naming the row that has them, whichever comes first.
+    mixed = text.replace("ADAMS,Supreme Court,,,William Hood,10,", "ADAMS,Supreme Court,,,William Hood,10,4")
+    assert problems_of(mixed) == [(
+        "row 3, column no_votes",
+        "is empty, but 'William Hood' in 'Supreme Court' has no votes on row 2; a yes/no question needs them on every row")]
+    mixed = text.replace("BACA,Supreme Court,,,William Hood,3,", "BACA,Supreme Court,,,William Hood,3,1")
+    assert problems_of(mixed + "TOTAL,Supreme Court,,,William Hood,13,1\n") == [(
+        "row 2, column no_votes",
+        "is empty, but 'William Hood' in 'Supreme Court' has no votes on row 3; a yes/no question needs them on every row")]
 
 
 def test_a_total_that_disagrees_with_its_counties_names_the_row_and_both_numbers() -> None:
@@ -222,9 +308,16 @@ def test_missing_columns() -> None:
     assert problems_of("county,office,party,candidate\nADAMS,Mayor,,Ann\n") == [
         ("row 1", "missing column 'votes'; expected county, office, candidate, votes and optionally "
                   "precinct, district, party, no_votes")]
+    # Detected as OpenElections from county, office and candidate, so the clerk hears the same.
+    assert parse_problems("county,office,party,candidate\nADAMS,Mayor,,Ann\n") == problems_of(
+        "county,office,party,candidate\nADAMS,Mayor,,Ann\n")
 
 
 # --- the real files, read from the shared data directory -------------------------------------------
+
+# The courts whose judges stand for retention, as the two files name them (checked by eye against both).
+RETENTION_OFFICES = ("Supreme Court", "Court of Appeals", "District Court, ", "County Court, ")
+
 
 def _published_totals(path: Path) -> dict[str, dict[str, int]]:
     """The files' own total rows, read here independently of the parser."""
@@ -238,6 +331,8 @@ def _published_totals(path: Path) -> dict[str, dict[str, int]]:
                 contest = expected[f"{office}: {row['candidate']}"]
                 contest["Yes"] = int(row["votes"].replace(",", ""))
                 contest["No"] = int(row["no_votes"].replace(",", ""))
+            elif row["office"].startswith(RETENTION_OFFICES):  # 2016: a judge's yes votes only
+                expected[f"{office}: {row['candidate']}"]["Yes"] = int(row["votes"].replace(",", ""))
             else:
                 expected[office][row["candidate"]] = int(row["votes"].replace(",", ""))
     return expected
@@ -250,7 +345,9 @@ needs_shared = pytest.mark.skipif(
 
 
 @needs_shared
-@pytest.mark.parametrize("path, contests", [(REAL_2016, 130), (REAL_2018, 247)], ids=["2016", "2018"])
+# 2016: 128 offices other than the courts, plus one question per judge: 1 Supreme Court justice and 10
+# Court of Appeals judges (until the retention reading, "Supreme Court" and "Court of Appeals" were 2).
+@pytest.mark.parametrize("path, contests", [(REAL_2016, 139), (REAL_2018, 247)], ids=["2016", "2018"])
 def test_real_files_parse_to_their_published_totals(path: Path, contests: int) -> None:
     returns = parse_returns(path.read_bytes())
 
@@ -271,12 +368,21 @@ def test_real_2016_spot_values() -> None:
     assert president.totals["Donald J. Trump / Michael R. Pence"] == 1_202_484
     assert president.ranked()[0] == ("Hillary Clinton / Tim Kaine", 1_338_870)
     assert len(president.units) == 64  # Colorado's counties
+    assert "Supreme Court" not in {c.name for c in returns.contests}
+    assert "Court of Appeals" not in {c.name for c in returns.contests}
+    hood = returns.contest("Supreme Court: William Hood")
+    assert (hood.kind, hood.choices, dict(hood.totals)) == (ContestKind.QUESTION, ("Yes",), {"Yes": 1_534_597})
+    judges = [c for c in returns.contests if c.name.startswith(("Supreme Court: ", "Court of Appeals: "))]
+    assert len(judges) == 11
+    assert all(check_automatic_recount(c).outcome == "uncontested" for c in judges)
     assert returns.notes == (
+        RETENTION_NOTE_2016,
         "300 total rows cross-checked and skipped (county TOTAL, TOTALS or blank)",
         # The source file itself carries U+FFFD where accented letters were lost.
         "'Dan Pab\ufffdn' contains '\ufffd': a character was lost before this file was made; kept as written",
         "'V\ufffdronique Marie Bellamy' contains '\ufffd': a character was lost before this file was made; kept as written",
-        "'Gilbert M. Rom\ufffdn' contains '\ufffd': a character was lost before this file was made; kept as written",
+        "'Court of Appeals: Gilbert M. Rom\ufffdn' contains '\ufffd': a character was lost before this file was made; "
+        "kept as written",
     )
 
 
@@ -314,11 +420,16 @@ def test_the_excerpt_matches_the_real_file_where_both_exist() -> None:
         assert real.contest(contest.name) == contest
 
 
-def test_excerpt_rows_are_real_rows() -> None:
+@pytest.mark.parametrize("real, excerpt", [
+    (REAL_2018, "openelections_small.csv"),
+    (REAL_2016, "openelections_2016_small.csv"),
+    (REAL_2016, "openelections_2016_retention_small.csv"),
+])
+def test_excerpt_rows_are_real_rows(real: Path, excerpt: str) -> None:
     # Guard against the fixture drifting from its source: every excerpt row is a row of the real file.
-    if not REAL_2018.exists():
-        pytest.skip(f"{REAL_2018} is not available")
-    real_rows = set(REAL_2018.read_bytes().split(b"\r\n"))
-    small_rows = (FIXTURES / "openelections_small.csv").read_bytes().split(b"\r\n")
-    assert small_rows[-1] == b""  # the excerpt ends with a line break; the real file does not
+    if not real.exists():
+        pytest.skip(f"{real} is not available")
+    real_rows = set(real.read_bytes().split(b"\r\n"))
+    small_rows = (FIXTURES / excerpt).read_bytes().split(b"\r\n")
+    assert small_rows[-1] == b""  # the excerpt ends with a line break
     assert set(small_rows[:-1]) <= real_rows

@@ -102,6 +102,25 @@ def test_row_numbers_are_the_rows_a_spreadsheet_shows() -> None:
     assert [c.name for c in returns.contests] == ["Mayor\nat large", "Mayor"]
 
 
+def test_row_numbers_after_multi_line_cells_whatever_the_line_endings() -> None:
+    lf = 'contest,choice,votes\n"Mayor\n\nat large",Ann,5\n\n"Council\nseat 2",Bo,x\nMayor,Cy,-1\n'
+    for newline in ("\n", "\r\n", "\r"):
+        assert problems_of(lf.replace("\n", newline)) == [
+            ("row 4, column votes", "is not a whole number of votes (got 'x')"),
+            ("row 5, column votes", "must not be negative (got '-1')"),
+        ], repr(newline)
+
+
+def test_only_cr_and_lf_break_a_line() -> None:
+    # Characters str.splitlines() would also break at are ordinary characters of a cell, quoted or not.
+    odd = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+    rows = "".join(f'"Mayor{c}x",Ann{c}y,1\n' for c in odd)
+    for data in ("contest,choice,votes\n" + rows, ("contest,choice,votes\r\n" + rows).encode("utf-8")):
+        returns = parse_returns(data)
+        assert [c.name for c in returns.contests] == [f"Mayor{c}x" for c in odd]
+        assert [c.choices for c in returns.contests] == [(f"Ann{c}y",) for c in odd]
+
+
 def test_problem_locations_name_the_column_as_the_header_writes_it() -> None:
     assert problems_of("Contest,Choice,Votes\nMayor,Ann,x\n") == [
         ("row 2, column Votes", "is not a whole number of votes (got 'x')")]
@@ -128,6 +147,35 @@ def test_seats_and_kind_must_agree_across_a_contests_rows() -> None:
         ("row 5, column seats", "must be a whole number of seats, at least 1 (got '0')"),
         ("row 5, column kind", "must be candidate or question (got 'poll')"),
     ]
+
+
+def test_seats_and_kind_repeated_on_every_row_are_each_checked() -> None:
+    # Rows repeating the cell that already agreed are not read again; any other cell is.
+    text = (
+        "contest,choice,votes,seats,kind\n"
+        "Council,Ann,1,2,candidate\n"
+        "Council,Bo,1,2,candidate\n"
+        "Council,Cy,1, 2 ,Candidate\n"  # the same seats and kind, written differently: still agree
+        "Council,Di,1,two,candidate\n"
+        "Council,Ed,1,two,candidate\n"  # a refused cell is refused on every row
+        "Council,Flo,1,3,candidate\n"
+        "Council,Gus,1,2,question\n"
+        ",Hal,1,x,poll\n"
+        "Board,Ida,1,1,question\n"
+        "Board,Jo,1,1,question\n"
+    )
+    assert problems_of(text) == [
+        ("row 5, column seats", "must be a whole number of seats, at least 1 (got 'two')"),
+        ("row 6, column seats", "must be a whole number of seats, at least 1 (got 'two')"),
+        ("row 7, column seats", "says 3 seats for 'Council', but row 2 says 2"),
+        ("row 8, column kind", "says question for 'Council', but row 2 says candidate"),
+        ("row 9, column contest", "is empty; every row needs a contest"),
+        ("row 9, column seats", "must be a whole number of seats, at least 1 (got 'x')"),
+        ("row 9, column kind", "must be candidate or question (got 'poll')"),
+    ]
+    agreeing = "".join(line + "\n" for line in text.splitlines()[:4])
+    returns = parse_returns(agreeing)
+    assert (returns.contest("Council").seats, returns.contest("Council").kind) == (2, ContestKind.CANDIDATE)
 
 
 def test_a_question_may_have_any_choices() -> None:
