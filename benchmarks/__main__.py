@@ -3,6 +3,7 @@
     python -m benchmarks                 every benchmark, each with its defaults
     python -m benchmarks --repeat 5      every benchmark, each given the same options
     python -m benchmarks check --rows 100000
+    python -m benchmarks ack --requests 1000 --concurrency 20
     python -m benchmarks --list
 
 To add a benchmark: write a module here with `main(argv: list[str]) -> int` and add it to BENCHMARKS.
@@ -16,6 +17,7 @@ import sys
 # name -> module (in this package) with main(argv) -> int
 BENCHMARKS: dict[str, str] = {
     "check": "benchmarks.check_throughput",
+    "ack": "benchmarks.ack_latency",
 }
 
 
