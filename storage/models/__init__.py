@@ -1,6 +1,7 @@
 """All tables, importable from one place (Alembic's env.py reads `Base.metadata` from here)."""
 from storage.models.audit import AuditEntry, AuditHead, ProcessedDelivery
 from storage.models.base import Base
+from storage.models.conduct import AssistantRow, Certificate, EvidenceDemand, TallySheetRow
 from storage.models.election import Choice, Contest, Election, IssueCommittee, SurveyVersion, VoteCount
 from storage.models.office import LocalGovernment, Membership, Role, Workspace
 from storage.models.requests import CostNotice, LedgerRow, RecountRequestRow, RequestStatus
@@ -9,5 +10,5 @@ from storage.models.recount import CaseDeadline, CaseKind, CaseStatus, Notice, R
 __all__ = [
     "AuditEntry", "AuditHead", "Base", "CaseDeadline", "CaseKind", "CaseStatus", "Choice", "Contest", "Election",
     "IssueCommittee", "LocalGovernment", "Membership", "Notice", "ProcessedDelivery", "RecipientKind",
-    "RecountCase", "Role", "CostNotice", "LedgerRow", "RecountRequestRow", "RequestStatus", "SurveyVersion", "VoteCount", "Workspace",
+    "RecountCase", "Role", "AssistantRow", "Certificate", "EvidenceDemand", "TallySheetRow", "CostNotice", "LedgerRow", "RecountRequestRow", "RequestStatus", "SurveyVersion", "VoteCount", "Workspace",
 ]

@@ -21,6 +21,8 @@ class Election(Base):
     election_date: Mapped[dt.date] = mapped_column(Date)
     # The actual canvass date once known; until then deadlines under (2)(e) are estimates.
     canvass_date: Mapped[dt.date | None] = mapped_column(Date, default=None)
+    # Those who assisted in preparing the official abstract of votes: (3) says they assist in a recount.
+    abstract_preparers: Mapped[list] = mapped_column(default=list, server_default="[]")
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     local_government: Mapped[LocalGovernment] = relationship(back_populates="elections")

@@ -44,9 +44,23 @@ class RecountCase(Base):
     # When counting began: for a requested recount, only once the (2)(b) checklist was complete.
     counting_started_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
     counting_started_by: Mapped[str | None] = mapped_column(String(64), default=None)
+    # How the recount is tallied (5): the method and the units expected (precincts, batches or machines).
+    count_method: Mapped[str | None] = mapped_column(String(32), default=None)
+    expected_units: Mapped[list | None] = mapped_column(default=None)
+    double_entry: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    # Completion (6) and settlement ((2)(c), (d), (f)), as the statute core decided them.
+    completed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
+    completed_by: Mapped[str | None] = mapped_column(String(64), default=None)
+    completion: Mapped[dict | None] = mapped_column(default=None)
+    settlement: Mapped[dict | None] = mapped_column(default=None)
+    amended_version_id: Mapped[int | None] = mapped_column(ForeignKey("survey_versions.id"), default=None)
+    # (6): the notice of the results to the governing body.
+    results_notice_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
+    results_notice_by: Mapped[str | None] = mapped_column(String(200), default=None)
+    results_notice_method: Mapped[str | None] = mapped_column(String(64), default=None)
 
     contest: Mapped[Contest] = relationship()
-    survey_version: Mapped[SurveyVersion] = relationship()
+    survey_version: Mapped[SurveyVersion] = relationship(foreign_keys=[survey_version_id])
     deadlines: Mapped[list["CaseDeadline"]] = relationship(back_populates="case", order_by="CaseDeadline.due_date")
     notices: Mapped[list["Notice"]] = relationship(back_populates="case", order_by="Notice.id")
 

@@ -1,0 +1,86 @@
+"""Conducting and closing a recount (1306(3)-(6)): assistants, tally sheets, evidence, certificates."""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column
+
+from storage.models.base import Base
+from storage.types import Money, UTCDateTime, utcnow
+
+
+class AssistantRow(Base):
+    """A person assisting in the recount (3), in the capacity the statute names, and their pay."""
+
+    __tablename__ = "assistants"
+    __table_args__ = (UniqueConstraint("case_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"))
+    name: Mapped[str] = mapped_column(String(200))
+    capacity: Mapped[str] = mapped_column(String(32))  # rules.assistants.Capacity
+    days_served: Mapped[int] = mapped_column(Integer, default=0)
+    compensation: Mapped[Decimal] = mapped_column(Money)
+    on_governing_body: Mapped[bool] = mapped_column(Boolean, default=False)
+    qualified_as_judge: Mapped[bool | None] = mapped_column(Boolean, default=None)
+    served_as_judge: Mapped[bool | None] = mapped_column(Boolean, default=None)
+    replaces: Mapped[str | None] = mapped_column(String(200), default=None)
+    recorded_by: Mapped[str] = mapped_column(String(64))
+    recorded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class TallySheetRow(Base):
+    """One entry of one tally sheet (5). Rows are never changed; a wrong sheet is withdrawn, with a reason."""
+
+    __tablename__ = "tally_sheets"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"))
+    sheet_id: Mapped[str] = mapped_column(String(100))
+    unit: Mapped[str] = mapped_column(String(200))
+    method: Mapped[str] = mapped_column(String(32))  # rules.tally.CountMethod
+    counts: Mapped[dict] = mapped_column()  # {choice name: whole votes}
+    entry: Mapped[int] = mapped_column(Integer, default=1)
+    entered_by: Mapped[str] = mapped_column(String(64))
+    entered_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    withdrawn_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
+    withdrawn_by: Mapped[str | None] = mapped_column(String(64), default=None)
+    withdrawn_reason: Mapped[str | None] = mapped_column(Text, default=None)
+
+
+class EvidenceDemand(Base):
+    """(4): documentary evidence demanded about the legality of a vote, and what was produced."""
+
+    __tablename__ = "evidence_demands"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"))
+    description: Mapped[str] = mapped_column(Text)
+    demanded_of: Mapped[str] = mapped_column(String(300))
+    demanded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    demanded_by: Mapped[str] = mapped_column(String(64))
+    produced: Mapped[str | None] = mapped_column(Text, default=None)
+    produced_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
+    recorded_by: Mapped[str | None] = mapped_column(String(64), default=None)
+
+
+class Certificate(Base):
+    """(6): a certificate of election for a candidate with the highest number of votes, and its delivery."""
+
+    __tablename__ = "certificates"
+    __table_args__ = (UniqueConstraint("case_id", "candidate"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"))
+    candidate: Mapped[str] = mapped_column(String(300))
+    votes: Mapped[int] = mapped_column(BigInteger)
+    # An unguessable token for the link `recount-bot serve` answers, until `expires_at`.
+    token: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    slack_file_id: Mapped[str | None] = mapped_column(String(32), default=None)
+    delivered_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
+    delivered_by: Mapped[str | None] = mapped_column(String(200), default=None)
+    delivery_method: Mapped[str | None] = mapped_column(String(64), default=None)
