@@ -11,9 +11,9 @@ import logging
 
 from slack_sdk.errors import SlackApiError
 
-from bot.services import cases, survey_entry
+from bot.services import cases, survey_entry, survey_forms
 from bot.services.errors import UserError
-from bot.services.survey_entry import NEW, EntryForm, FormErrors
+from bot.services.survey_forms import NEW, EntryForm, FormErrors
 from handlers.blocks.common import esc, message_modal
 from handlers.blocks.returns_modal import (
     case_thread_note, choice_block_id, confirmation, entry_modal, loading_modal, metadata_of, pick_modal, target_of,
@@ -69,7 +69,7 @@ def returns_command(ix: Interaction, args: str) -> None:
         raise UserError("Slack's moment to open the form passed before I could; type `/recount returns` "
                         "again.") from None
     try:
-        found = survey_entry.form_for_command(ix.services, team_id=ix.team_id, contest_name=_contest_arg(args))
+        found = survey_forms.form_for_command(ix.services, team_id=ix.team_id, contest_name=_contest_arg(args))
         if isinstance(found, EntryForm):
             view = entry_modal(found, channel_id=ix.channel_id)
         else:
@@ -130,7 +130,7 @@ def _update(ix: Interaction, view: dict, new_view: dict) -> None:
 # ------------------------------------------------------------------ step 1
 def _pick_view(ix: Interaction, meta: dict, election: str | None, contest: str | None) -> dict:
     wanted = None if election == NEW else int(election) if election and election.isdigit() else "latest"
-    form = survey_entry.pick_form(ix.services, team_id=ix.team_id, election_id=wanted)
+    form = survey_forms.pick_form(ix.services, team_id=ix.team_id, election_id=wanted)
     if contest != NEW and contest not in {str(c.id) for c in form.contests}:
         contest = None  # a contest of the election shown before
     return pick_modal(form, channel_id=meta.get("c"), contest=contest)
@@ -170,7 +170,7 @@ def submit_pick(ix: Interaction) -> None:
         ix.ack(response_action="update", view=_pick_view(ix, meta, election, contest))
         return
     try:
-        target = survey_entry.resolve_target(
+        target = survey_forms.resolve_target(
             ix.services, team_id=ix.team_id, election=election, contest=contest,
             election_name=_text(state, Block.RETURNS_NEW_ELECTION_NAME),
             election_date=value_of(state, Block.RETURNS_NEW_ELECTION_DATE).get("selected_date"),
@@ -180,7 +180,7 @@ def submit_pick(ix: Interaction) -> None:
             kind=_selected(state, Block.RETURNS_NEW_CONTEST_KIND),
             seats=_text(state, Block.RETURNS_NEW_CONTEST_SEATS),
             choices=_text(state, Block.RETURNS_NEW_CONTEST_CHOICES))
-        next_view = entry_modal(survey_entry.entry_form(ix.services, team_id=ix.team_id, target=target),
+        next_view = entry_modal(survey_forms.entry_form(ix.services, team_id=ix.team_id, target=target),
                                 channel_id=meta.get("c"))
     except UserError as exc:
         _errors(ix, view, exc)
@@ -195,7 +195,7 @@ def unit_changed(ix: Interaction) -> None:
     chosen = _selected(view.get("state", {}), Block.RETURNS_UNIT)
     if chosen is None or not chosen.isdigit() or int(chosen) == meta.get("ux"):
         return
-    form = survey_entry.entry_form(ix.services, team_id=ix.team_id, target=target_of(meta), unit_index=int(chosen))
+    form = survey_forms.entry_form(ix.services, team_id=ix.team_id, target=target_of(meta), unit_index=int(chosen))
     _update(ix, view, entry_modal(form, channel_id=meta.get("c")))
 
 
@@ -208,11 +208,11 @@ def submit_entry(ix: Interaction) -> None:
     chosen = _selected(state, Block.RETURNS_UNIT)
     if chosen is not None and chosen.isdigit() and int(chosen) != unit_key:
         # Another unit is selected but its counts were never shown (the redraw was lost): show them now.
-        form = survey_entry.entry_form(ix.services, team_id=ix.team_id, target=target, unit_index=int(chosen))
+        form = survey_forms.entry_form(ix.services, team_id=ix.team_id, target=target, unit_index=int(chosen))
         ix.ack(response_action="update", view=entry_modal(form, channel_id=meta.get("c")))
         return
     count = len(meta.get("ids") or []) if target.contest_id else len(target.new_contest.choices)
-    blocks = {survey_entry.choice_field(i): choice_block_id(unit_key, i) for i in range(count)}
+    blocks = {survey_forms.choice_field(i): choice_block_id(unit_key, i) for i in range(count)}
     entry = survey_entry.Entry(
         target=target, unit=meta.get("u") or "", based_on=int(meta.get("v") or 0),
         choice_ids=tuple(meta.get("ids") or ()), counts=[_text(state, blocks[f]) for f in blocks],

@@ -14,8 +14,9 @@ import json
 from typing import Any
 
 from bot.services.errors import UserError
-from bot.services.survey_entry import (
-    KIND_LABEL, MAX_CHOICES, NEW, EntryForm, EntryResult, NewContest, NewElection, PickForm, Target, who,
+from bot.services.survey_entry import EntryResult
+from bot.services.survey_forms import (
+    KIND_LABEL, MAX_CHOICES, NEW, EntryForm, NewContest, NewElection, PickForm, Target, who,
 )
 from handlers.blocks.common import (
     MESSAGE_BLOCKS_LIMIT, MODAL_BLOCKS_LIMIT, SECTION_TEXT_LIMIT, context, day, denver, esc,

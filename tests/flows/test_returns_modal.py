@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from bot.slack_standin.validation import view_errors
 from storage.models import AuditEntry, Choice, Contest, Election, SurveyVersion, VoteCount
