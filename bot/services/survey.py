@@ -19,6 +19,7 @@ from rules.contest import Contest as RulesContest
 from rules.contest import ContestKind, Returns
 from storage import audit
 from storage.models import Choice, Contest, Election, LocalGovernment, SurveyVersion, VoteCount
+from storage.types import utcnow
 from storage.repositories import choices_of, contests_of, counts_of_version, latest_version
 
 CountKey = tuple[int, str, int]  # (contest_id, unit, choice_id)
@@ -101,11 +102,12 @@ def find_or_create_government(session: Session, workspace_id: int, name: str | N
 
 
 def find_or_create_election(session: Session, government: LocalGovernment, name: str, date: dt.date,
-                            actor: str) -> Election:
+                            actor: str, now: dt.datetime | None = None) -> Election:
     election = session.scalar(select(Election).where(
         Election.local_government_id == government.id, Election.election_date == date, Election.name == name))
     if election is None:
-        election = Election(local_government_id=government.id, name=name, election_date=date)
+        election = Election(local_government_id=government.id, name=name, election_date=date,
+                            created_at=now or utcnow())
         session.add(election)
         session.flush()
         audit.append(session, actor=actor, action="election.created", entity="election", entity_id=election.id,
@@ -175,7 +177,8 @@ def import_returns(
     with services.db.transaction() as session:
         workspace = ensure_workspace(session, team_id, actor=actor)
         government = find_or_create_government(session, workspace.id, local_government, governing_body, actor)
-        election = find_or_create_election(session, government, election_name.strip(), election_date, actor)
+        election = find_or_create_election(session, government, election_name.strip(), election_date, actor,
+                                           services.now())
         previous = latest_version(session, election.id)
         before = flat_counts(session, previous)
 

@@ -152,7 +152,7 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
                             "form; reopen it with `/recount returns` and choose it.")
         government = find_or_create_government(session, workspace.id, new.local_government, new.governing_body,
                                                actor)
-        election = find_or_create_election(session, government, new.name, new.election_date, actor)
+        election = find_or_create_election(session, government, new.name, new.election_date, actor, services.now())
     previous = latest_version(session, election.id)
     if (previous.number if previous else 0) != entry.based_on:
         raise stale(previous) if previous else UserError("The returns this form was built on are gone; reopen it.")

@@ -1,0 +1,75 @@
+"""`recount-bot worker`: every few seconds, keep reminders in step with the deadlines, turn due reminders
+into outbox posts, and deliver the outbox. Safe to run several at once (PostgreSQL) or one (SQLite);
+everything it does survives a restart, because the state is in the database, not in memory."""
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Callable
+
+from slack_sdk import WebClient
+from sqlalchemy import select
+
+from bot.outbox import DeliveryReport, OutboxDelivery
+from bot.worker import reminders
+from storage.db import Database
+from storage.models import Workspace
+from storage.types import utcnow
+
+log = logging.getLogger("recount_bot.worker")
+
+
+@dataclass
+class TickReport:
+    synced: int = 0
+    queued: int = 0
+    delivery: DeliveryReport = field(default_factory=DeliveryReport)
+
+
+class Worker:
+    def __init__(self, db: Database, client: WebClient, *, clock: Callable[[], dt.datetime] = utcnow,
+                 worker_id: str = "worker", batch: int = 20) -> None:
+        self.db, self.clock, self.batch = db, clock, batch
+        self.delivery = OutboxDelivery(db, client, clock=clock, worker_id=worker_id)
+
+    def schedule(self) -> tuple[int, int]:
+        now = self.clock()
+        with self.db.transaction() as session:
+            synced = sum(reminders.sync(session, w, now) for w in session.scalars(select(Workspace)))
+        with self.db.transaction() as session:
+            queued = reminders.queue_due(session, now)
+        return synced, queued
+
+    def tick(self) -> TickReport:
+        synced, queued = self.schedule()
+        report = TickReport(synced, queued)
+        while True:  # deliver everything ready now, a batch at a time
+            batch = self.delivery.run_once(self.batch)
+            for name in ("sent", "retried", "dead", "recovered"):
+                setattr(report.delivery, name, getattr(report.delivery, name) + getattr(batch, name))
+            if batch.sent + batch.retried + batch.dead + batch.recovered < self.batch:
+                return report
+
+    def run(self, stop: threading.Event, interval: float = 5.0) -> None:
+        log.info("worker started; polling every %.1fs", interval)
+        while not stop.is_set():
+            try:
+                report = self.tick()
+                if report.queued or report.delivery.sent or report.delivery.dead:
+                    log.info("worker: %s reminders queued, %s sent, %s retried, %s dead, %s recovered",
+                             report.queued, report.delivery.sent, report.delivery.retried, report.delivery.dead,
+                             report.delivery.recovered)
+            except Exception:  # a bad tick must not stop reminders for good; the next one retries
+                log.exception("worker tick failed")
+            stop.wait(interval)
+
+
+def start_in_thread(worker: Worker, interval: float = 5.0) -> tuple[threading.Thread, threading.Event]:
+    """The server runs a worker in-process, so the quick start needs one command; `recount-bot worker`
+    runs more (or the only one, when the server is started with --no-worker)."""
+    stop = threading.Event()
+    thread = threading.Thread(target=worker.run, args=(stop, interval), name="worker", daemon=True)
+    thread.start()
+    return thread, stop

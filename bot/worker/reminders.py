@@ -1,0 +1,225 @@
+"""Deadline reminders: which deadlines are live, their reminder rows, and turning due ones into outbox posts.
+
+Reminders are rows, so they survive restarts; `queue_due` claims due rows (FOR UPDATE SKIP LOCKED on
+PostgreSQL), writes their posts to the outbox and marks them queued in one transaction, so each is sent
+exactly once however many workers run. Reminders missed while no worker ran are sent once when one
+returns, marked late; several missed reminders of one deadline are folded into the latest one's post.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from bot.office_settings import OfficeSettings
+from bot.outbox import enqueue
+from bot.services.case_money import money_view
+from rules.calendar import DENVER
+from rules.deadlines import contest_filing_deadline, request_deadline
+from rules.money import format_money
+from rules.reminders import ReminderKind, next_overdue, schedule
+from storage.models import (
+    CaseDeadline, CaseKind, Election, LocalGovernment, Membership, RecountCase, Reminder, ReminderStatus, Role,
+    Workspace,
+)
+
+LATE_AFTER = dt.timedelta(minutes=30)
+POLL_LIMIT = 200
+SLACK_USER = re.compile(r"^[UW][A-Z0-9]{2,}$")
+LABEL = {
+    "automatic_recount_deadline": "the automatic recount must be complete",
+    "requested_recount_deadline": "the requested recount must be complete",
+    "contest_filing_deadline": "the last day to file an election contest (information)",
+    "request_deadline": "the last day to file a written request for a recount",
+    "payment_pending": "the requester has not paid the cost of the recount",
+}
+
+
+@dataclass(frozen=True)
+class LiveDeadline:
+    """A deadline reminders are kept for. `overdue` says whether reminders continue after the day (the
+    office's own step) or stop (a window that simply closes); `daily` for a pending payment."""
+
+    name: str
+    due: dt.date
+    citation: str
+    overdue: bool
+    case_id: int | None
+    election_id: int
+    since: dt.datetime  # reminders are owed from this moment on (the case opened, the election was entered)
+    daily: bool = False
+
+
+def live_deadlines(session: Session, workspace: Workspace, now: dt.datetime) -> list[LiveDeadline]:
+    today = now.astimezone(DENVER).date()
+    live: list[LiveDeadline] = []
+    cases = session.scalars(select(RecountCase).where(RecountCase.workspace_id == workspace.id))
+    for case in cases:
+        election_id = case.contest.election_id
+        deadlines = {d.name: d for d in session.scalars(select(CaseDeadline).where(CaseDeadline.case_id == case.id))}
+        completion = deadlines.get("automatic_recount_deadline" if case.kind == CaseKind.AUTOMATIC.value
+                                   else "requested_recount_deadline")
+        if completion is not None and case.completed_at is None:
+            live.append(LiveDeadline(completion.name, completion.due_date, completion.citation, True, case.id,
+                                     election_id, case.opened_at))
+        filing = deadlines.get("contest_filing_deadline")
+        if filing is not None:
+            due = filing.due_date
+            if case.completed_at is not None:  # 1-13.5-1403: the later of the window and the recount's end
+                due = contest_filing_deadline(case.contest.election.election_date,
+                                              recount_concluded=case.completed_at.astimezone(DENVER).date()).date
+            if due >= today:
+                live.append(LiveDeadline(filing.name, due, filing.citation, False, case.id, election_id,
+                                         case.opened_at))
+        if case.kind == CaseKind.REQUESTED.value and case.counting_started_at is None:
+            money = money_view(session, case)
+            if money.cost_notices and money.due > 0:
+                notice = money.cost_notices[-1].notified_at
+                live.append(LiveDeadline("payment_pending", notice.astimezone(DENVER).date(),
+                                         "C.R.S. 1-13.5-1306(2)(b)(IV)", True, case.id, election_id, notice,
+                                         daily=True))
+    elections = session.scalars(select(Election).join(LocalGovernment).where(
+        LocalGovernment.workspace_id == workspace.id))
+    for election in elections:
+        window = request_deadline(election.election_date)
+        if window.date >= today:
+            live.append(LiveDeadline("request_deadline", window.date, window.citation, False, None, election.id,
+                                     election.created_at))
+    return live
+
+
+def _slots(deadline: LiveDeadline, settings: OfficeSettings) -> list[tuple[str, int, dt.datetime]]:
+    """The reminders owed before the deadline and on its day, from when the deadline came to be."""
+    return [(s.kind.value, s.days, s.fire_at) for s in schedule(deadline.due, offsets=settings.reminder_offsets,
+                                                                 hour=settings.reminder_hour)
+            if s.fire_at > deadline.since]
+
+
+def sync(session: Session, workspace: Workspace, now: dt.datetime) -> int:
+    """Make the reminders match the live deadlines: a new deadline gets its reminders (those whose time
+    passed while no worker ran are created too, and go out late), a moved one is rescheduled, a finished
+    one's pending reminders are cancelled. Idempotent: run on every tick. Returns rows changed."""
+    settings = OfficeSettings.of(workspace.settings)
+    live = {(d.case_id, d.election_id, d.name): d for d in live_deadlines(session, workspace, now)}
+    rows = list(session.scalars(select(Reminder).where(Reminder.workspace_id == workspace.id,
+                                                       Reminder.status != ReminderStatus.CANCELLED.value)))
+    changed = 0
+    kept: dict[tuple, list[Reminder]] = {}
+    for row in rows:
+        key = (row.case_id, row.election_id, row.deadline_name)
+        deadline = live.get(key)
+        moved = deadline is not None and not deadline.daily and row.due_date != deadline.due
+        if row.status == ReminderStatus.PENDING.value and (deadline is None or moved):
+            row.status = ReminderStatus.CANCELLED.value  # the step is done, or its date moved
+            changed += 1
+        elif not moved:
+            kept.setdefault(key, []).append(row)
+    for key, deadline in live.items():
+        mine = kept.get(key, [])
+        if deadline.daily:
+            if not any(r.status == ReminderStatus.PENDING.value for r in mine):
+                last = max((r.fire_at for r in mine), default=deadline.since)
+                nxt = next_overdue(deadline.due, last, hour=settings.reminder_hour)
+                session.add(Reminder(workspace_id=workspace.id, case_id=deadline.case_id,
+                                     election_id=deadline.election_id, deadline_name=deadline.name,
+                                     due_date=deadline.due, kind=nxt.kind.value, days=nxt.days, fire_at=nxt.fire_at,
+                                     created_at=now))
+                changed += 1
+            continue
+        have = {(r.kind, r.days) for r in mine}
+        for kind, days, fire_at in _slots(deadline, settings):
+            if (kind, days) not in have:
+                session.add(Reminder(workspace_id=workspace.id, case_id=deadline.case_id,
+                                     election_id=deadline.election_id, deadline_name=deadline.name,
+                                     due_date=deadline.due, kind=kind, days=days, fire_at=fire_at, created_at=now))
+                changed += 1
+        if deadline.overdue and not _slots(deadline, settings) and not mine:
+            nxt = next_overdue(deadline.due, max(now, deadline.since), hour=settings.reminder_hour)
+            session.add(Reminder(workspace_id=workspace.id, case_id=deadline.case_id, election_id=deadline.election_id,
+                                 deadline_name=deadline.name, due_date=deadline.due, kind=nxt.kind.value,
+                                 days=nxt.days, fire_at=nxt.fire_at, created_at=now))
+            changed += 1
+    session.flush()
+    return changed
+
+
+def _recipients(session: Session, workspace_id: int, case: RecountCase | None) -> list[str]:
+    officials = session.scalars(select(Membership.slack_user_id).where(
+        Membership.workspace_id == workspace_id, Membership.role == Role.OFFICIAL.value)).all()
+    people = ([case.opened_by] if case is not None and SLACK_USER.match(case.opened_by or "") else []) + list(officials)
+    return list(dict.fromkeys(people))
+
+
+def _text(row: Reminder, folded: list[Reminder], case: RecountCase | None, election: Election, now: dt.datetime,
+          citation: str, session: Session) -> str:
+    what = LABEL.get(row.deadline_name, row.deadline_name)
+    if row.deadline_name == "payment_pending" and case is not None:
+        what += f" ({format_money(money_view(session, case).due)} still due)"
+    subject = f"*{case.contest.name}* (case #{case.id})" if case else f"*{election.name}*"
+    if row.deadline_name == "payment_pending":
+        when = f"{row.days} day{'s' if row.days != 1 else ''} since the cost notice"
+    else:
+        when = {"before": f"{row.days} day{'s' if row.days != 1 else ''} before",
+                "on_the_day": "due today", "overdue": f"OVERDUE by {row.days} day{'s' if row.days != 1 else ''}"}[row.kind]
+    text = (f":alarm_clock: Reminder — {subject}: {what} on {row.due_date:%a %Y-%m-%d} ({when}; {citation}).")
+    if row.fire_at < now - LATE_AFTER:
+        text += (f" _Late: this reminder was due {row.fire_at.astimezone(DENVER):%a %Y-%m-%d %H:%M %Z}, while the "
+                 "bot was not running._")
+    if folded:
+        text += " Also missed meanwhile: " + ", ".join(
+            f"the {r.fire_at.astimezone(DENVER):%a %m-%d} reminder" for r in folded) + "."
+    return text
+
+
+def queue_due(session: Session, now: dt.datetime, limit: int = POLL_LIMIT) -> int:
+    """Turn due reminders into outbox posts (case thread and a DM to each person responsible)."""
+    query = (select(Reminder).where(Reminder.status == ReminderStatus.PENDING.value, Reminder.fire_at <= now)
+             .order_by(Reminder.fire_at, Reminder.id).limit(limit))
+    if session.get_bind().dialect.name == "postgresql":
+        query = query.with_for_update(skip_locked=True)
+    due = list(session.scalars(query))
+    groups: dict[tuple, list[Reminder]] = {}
+    for row in due:
+        groups.setdefault((row.case_id, row.election_id, row.deadline_name), []).append(row)
+    queued = 0
+    for rows in groups.values():
+        rows.sort(key=lambda r: r.fire_at)
+        latest, folded = rows[-1], rows[:-1]
+        for row in folded:
+            row.status = ReminderStatus.SUPERSEDED.value
+        case = session.get(RecountCase, latest.case_id) if latest.case_id else None
+        election = session.get(Election, latest.election_id)
+        workspace = session.get(Workspace, latest.workspace_id)
+        live = {(d.case_id, d.election_id, d.name): d for d in live_deadlines(session, workspace, now)}
+        deadline = live.get((latest.case_id, latest.election_id, latest.deadline_name))
+        if deadline is None:  # done since it was scheduled
+            latest.status = ReminderStatus.CANCELLED.value
+            continue
+        text = _text(latest, folded, case, election, now, deadline.citation, session)
+        key = f"reminder:{latest.id}"
+        if case is not None and case.channel_id and case.card_ts and not case.card_ts.startswith("posting:"):
+            enqueue(session, method="chat.postMessage", workspace_id=workspace.id, dedupe_key=f"{key}:thread", now=now,
+                    payload={"channel": case.channel_id, "thread_ts": case.card_ts, "text": text})
+        elif case is None and OfficeSettings.of(workspace.settings).approvals_channel:
+            enqueue(session, method="chat.postMessage", workspace_id=workspace.id, dedupe_key=f"{key}:channel",
+                    now=now, payload={"channel": OfficeSettings.of(workspace.settings).approvals_channel, "text": text})
+        for user in _recipients(session, workspace.id, case):
+            enqueue(session, method="chat.postMessage", workspace_id=workspace.id, dm_user=user,
+                    dedupe_key=f"{key}:dm:{user}", now=now, payload={"text": text})
+        latest.status, latest.queued_at = ReminderStatus.QUEUED.value, now
+        latest.late = latest.fire_at < now - LATE_AFTER
+        queued += 1
+        chained = latest.kind in (ReminderKind.ON_THE_DAY.value, ReminderKind.OVERDUE.value)
+        if deadline.daily or (deadline.overdue and chained):
+            # The next daily reminder while the step stays undone.
+            hour = OfficeSettings.of(workspace.settings).reminder_hour
+            nxt = next_overdue(deadline.due, max(now, latest.fire_at), hour=hour)
+            session.add(Reminder(workspace_id=workspace.id, case_id=latest.case_id, election_id=latest.election_id,
+                                 deadline_name=latest.deadline_name, due_date=latest.due_date, kind=nxt.kind.value,
+                                 days=nxt.days, fire_at=nxt.fire_at, created_at=now))
+    session.flush()
+    return queued
+
