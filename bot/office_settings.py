@@ -1,10 +1,13 @@
 """An office's own settings (stored as JSON on its workspace row), validated by pydantic."""
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+import datetime as dt
+
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from rules.deadlines import CompletionRollover
 from rules.margin import DEFAULT_MULTI_SEAT_RULE, MultiSeatRule
+from rules.reminders import DEFAULT_HOUR, DEFAULT_OFFSETS, validate_offsets
 
 
 class OfficeSettings(BaseModel):
@@ -14,6 +17,16 @@ class OfficeSettings(BaseModel):
     multi_seat_rule: MultiSeatRule = DEFAULT_MULTI_SEAT_RULE
     # Completion deadlines do not roll by default ("no later than"); an office may choose to roll them.
     completion_rollover: CompletionRollover = CompletionRollover.NONE
+    # Where accepted recount requests are posted for approval (a channel id); None: where they were entered.
+    approvals_channel: str | None = None
+    # Deadline reminders: days before each deadline, and the hour (America/Denver) they go out.
+    reminder_offsets: tuple[int, ...] = DEFAULT_OFFSETS
+    reminder_hour: dt.time = DEFAULT_HOUR
+
+    @field_validator("reminder_offsets")
+    @classmethod
+    def _offsets(cls, value: tuple[int, ...]) -> tuple[int, ...]:
+        return validate_offsets(value)
 
     @classmethod
     def of(cls, raw: dict | None) -> "OfficeSettings":
