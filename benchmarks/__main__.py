@@ -18,6 +18,7 @@ import sys
 BENCHMARKS: dict[str, str] = {
     "check": "benchmarks.check_throughput",
     "ack": "benchmarks.ack_latency",
+    "reminders": "benchmarks.reminder_poll",
 }
 
 
