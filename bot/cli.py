@@ -1,7 +1,8 @@
 """`recount-bot`: the command line. One sub-command per module in `bot/commands/`.
 
-The CLI never shows a Python traceback to a user: bad input exits 2 with every problem listed;
-anything unexpected exits 1 with one line and a reference to rerun with --debug.
+The CLI never shows a Python traceback to a user: bad input (and bad settings) exit 2 with every problem
+listed; a failure outside the input (a database that does not answer) exits 1 with one line; anything
+unexpected exits 1 with one line and a reference to rerun with --debug.
 """
 from __future__ import annotations
 
@@ -9,15 +10,22 @@ import argparse
 import sys
 from typing import Callable, Sequence
 
+from bot.commands import admin as admin_command
+from bot.commands import audit as audit_command
 from bot.commands import check as check_command
+from bot.commands import db as db_command
 from bot.commands import deadlines as deadlines_command
+from bot.commands import importing as import_command
 from bot.commands import run as run_command
-from bot.commands.errors import UsageError
+from bot.commands import serve as serve_command
+from bot.commands import socket_mode as socket_command
+from bot.commands.errors import CommandFailed, UsageError
 
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
 
 # Each command module offers `register(subparsers)`, which sets `func` on its parser.
-COMMANDS = (check_command, deadlines_command, run_command)
+COMMANDS = (run_command, check_command, deadlines_command, import_command, serve_command, socket_command,
+            db_command, audit_command, admin_command)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -50,6 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     func: Callable[[argparse.Namespace], int] = args.func
+    name = getattr(args, "command_name", None) or args.command  # "db upgrade", not just "db"
     try:
         status = func(args)
         # Flush here, not at interpreter exit: a reader that left (`| head`) must surface as a
@@ -57,8 +66,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()
         return status
     except UsageError as exc:
-        print(f"recount-bot {args.command}: {exc}", file=sys.stderr)
+        print(f"recount-bot {name}: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except CommandFailed as exc:
+        print(f"recount-bot {name}: {exc}", file=sys.stderr)
+        return EXIT_FAILURE
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -70,7 +82,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # the last line of defence: no traceback for a clerk
         if args.debug:
             raise
-        print(f"recount-bot {args.command}: unexpected error: {type(exc).__name__}: {exc} "
+        print(f"recount-bot {name}: unexpected error: {type(exc).__name__}: {exc} "
               "(rerun with --debug for details)", file=sys.stderr)
         return EXIT_FAILURE
 

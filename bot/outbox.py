@@ -131,8 +131,20 @@ class OutboxDelivery:
                 if found:
                     return found, True
             payload["metadata"] = {"event_type": METADATA_TYPE, "event_payload": {"outbox_id": row.id}}
-        response = self.client.api_call(row.method, json=payload)
+        response = self._call(row.method, payload)
         return {"channel": response.get("channel", channel), "ts": response.get("ts")}, False
+
+    def _call(self, method: str, payload: dict):
+        # The methods the outbox may carry, named one by one (the manifest test checks each one's scope).
+        calls = {
+            "chat.postMessage": self.client.chat_postMessage,
+            "chat.update": self.client.chat_update,
+            "chat.postEphemeral": self.client.chat_postEphemeral,
+            "views.publish": self.client.views_publish,
+        }
+        if method not in calls:
+            raise ValueError(f"the outbox does not carry {method}")
+        return calls[method](**payload)
 
     def _backoff(self, attempts: int) -> dt.timedelta:
         return min(dt.timedelta(seconds=5 * 2 ** max(attempts - 1, 0)), MAX_BACKOFF)

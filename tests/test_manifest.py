@@ -49,6 +49,10 @@ METHOD_SCOPES: dict[str, tuple[str, ...]] = {
     "chat_getPermalink": (),
     # For a DM with one person; opening a group DM would need mpim:write instead.
     "conversations_open": ("im:write",),
+    # The outbox looks for a message it may already have posted (a crash mid-delivery) in the channel or
+    # the DM it posts to: public channels, private channels, DMs.
+    "conversations_history": ("channels:history", "groups:history", "im:history"),
+    "conversations_replies": ("channels:history", "groups:history", "im:history"),
     "users_info": ("users:read",),
     "users_lookupByEmail": ("users:read.email",),
     "views_open": (),

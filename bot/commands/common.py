@@ -1,13 +1,23 @@
-"""Helpers shared by sub-commands: reading returns files and dates, with clerk-readable errors."""
+"""Helpers shared by sub-commands: reading returns files and dates, opening the database, with
+clerk-readable errors."""
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import getpass
+import logging
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from bot.commands.errors import UsageError
+from bot.commands.errors import CommandFailed, UsageError
 from rules.contest import Returns
 from rules.returns import FORMATS, ReturnsError, parse_returns
+
+if TYPE_CHECKING:  # the database layer (SQLAlchemy, Alembic) is imported by the commands that use it
+    from storage.db import Database
+
+log = logging.getLogger("recount_bot.cli")
 
 
 def add_returns_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,7 +38,8 @@ def parse_seats(values: list[str]) -> dict[str, int]:
     return seats
 
 
-def load_returns(args: argparse.Namespace) -> Returns:
+def load_returns(args: argparse.Namespace, *, done: str = "checked") -> Returns:
+    """The returns in `args.file`; UsageError listing every problem ("nothing was <done>") otherwise."""
     path: Path = args.file
     try:
         data = path.read_bytes()
@@ -42,7 +53,7 @@ def load_returns(args: argparse.Namespace) -> Returns:
         return parse_returns(data, format=args.input_format, seats=parse_seats(args.seats) or None)
     except ReturnsError as exc:
         count = len(exc.problems)
-        lines = [f"{path}: {count} problem{'s' if count != 1 else ''} in the returns; nothing was checked"]
+        lines = [f"{path}: {count} problem{'s' if count != 1 else ''} in the returns; nothing was {done}"]
         lines += [f"  {p.location}: {p.message}" if p.location else f"  {p.message}" for p in exc.problems]
         raise UsageError("\n".join(lines)) from None
 
@@ -52,3 +63,79 @@ def parse_date(value: str, option: str) -> dt.date:
         return dt.date.fromisoformat(value)
     except ValueError:
         raise UsageError(f"{option} {value!r}: expected a date as YYYY-MM-DD") from None
+
+
+# ----------------------------------------------------------------------------- the database
+# Imported inside the functions: `check` and `deadlines` start without loading SQLAlchemy and Alembic.
+
+def database_url(url: str | None = None) -> str:
+    """`url` when given, else DATABASE_URL from the environment, else the default SQLite file."""
+    from storage.db import DEFAULT_DATABASE_URL
+
+    return url if url is not None else (os.environ.get("DATABASE_URL") or DEFAULT_DATABASE_URL)
+
+
+def connect(url: str | None = None) -> Database:
+    """A Database for `url` (see `database_url`), not yet migrated. A malformed URL is a UsageError naming
+    DATABASE_URL; its value is not repeated, since it may hold a password."""
+    from storage.db import Database, DatabaseUrlError
+
+    try:
+        return Database(database_url(url))
+    except DatabaseUrlError as exc:
+        said = f" {exc}" if str(exc).startswith("is ") else f": {exc}"
+        raise UsageError(f"DATABASE_URL{said}; expected e.g. sqlite:///recount-bot.sqlite3 or "
+                         "postgresql://user:password@host:5432/name") from None
+    except ImportError as exc:  # a driver that is not installed
+        raise UsageError(f"DATABASE_URL names a database driver that is not installed ({exc.name})") from None
+
+
+def unreachable(db: "Database", exc: Exception) -> CommandFailed:
+    """One line for a database that does not answer (server down, wrong password, unwritable file)."""
+    cause = getattr(exc, "orig", None) or exc
+    detail = str(cause).strip().splitlines()[0] if str(cause).strip() else type(cause).__name__
+    return CommandFailed(f"cannot use the database at {db.describe()}: {detail}")
+
+
+def migrate(db: "Database") -> tuple[str | None, str | None]:
+    """Apply pending migrations; (revision before, revision after). CommandFailed if the database does not answer."""
+    from alembic.util.exc import CommandError
+    from sqlalchemy.exc import DBAPIError
+
+    from storage.migrate import upgrade
+
+    try:
+        return upgrade(db)
+    except DBAPIError as exc:
+        db.dispose()
+        raise unreachable(db, exc) from None
+    except CommandError as exc:  # e.g. a database migrated by a newer recount-bot than this one
+        db.dispose()
+        raise CommandFailed(f"cannot migrate the database at {db.describe()}: {exc}") from None
+
+
+def open_database(url: str | None = None) -> "Database":
+    """The database every command and the server use: opened from `url` / DATABASE_URL / the default, with
+    pending migrations applied."""
+    db = connect(url)
+    before, after = migrate(db)
+    if before != after:
+        log.info("database at %s migrated: revision %s -> %s", db.describe(), before or "(empty)", after)
+    return db
+
+
+def slack_id(value: str, option: str, kinds: str, example: str) -> str:
+    """A Slack id as people paste it (lower case, or a <@U123|name> mention), checked and upper-cased."""
+    cleaned = value.strip().removeprefix("<@").removesuffix(">").split("|")[0].upper()
+    if len(cleaned) < 3 or cleaned[0] not in kinds or not cleaned.isalnum():
+        raise UsageError(f"{option} {value!r}: expected a Slack id like {example}")
+    return cleaned
+
+
+def console_actor() -> str:
+    """Who the audit log names for a change made at this console: "cli:<operating-system user>"."""
+    try:
+        user = getpass.getuser()
+    except Exception:  # no login name (some containers): still say it came from the console
+        user = "unknown"
+    return f"cli:{user}"

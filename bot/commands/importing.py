@@ -1,0 +1,70 @@
+"""`recount-bot import FILE`: load a survey of returns into an election, as a new version.
+
+Any format `check` reads. A re-import of changed returns records version 2, 3, ...; an identical one
+records nothing. Bad input exits 2 with every problem listed, and nothing is written.
+"""
+from __future__ import annotations
+
+import argparse
+
+from bot.commands.common import (
+    add_returns_arguments, console_actor, load_returns, open_database, parse_date, slack_id,
+)
+from bot.commands.errors import UsageError
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("import", help="load a survey of returns into an election (a new version)")
+    add_returns_arguments(parser)
+    parser.add_argument("--election-date", required=True, help="YYYY-MM-DD")
+    parser.add_argument("--name", required=True, help='the election, e.g. "Regular Special District Election"')
+    parser.add_argument("--local-government", help="the local government conducting it (may be left out when the "
+                                                   "office serves only one)")
+    parser.add_argument("--governing-body", help='who receives its notices, e.g. "Board of Directors"')
+    parser.add_argument("--team", help="the Slack workspace (team id, e.g. T0123ABCD); may be left out when the "
+                                       "database holds exactly one")
+    parser.set_defaults(func=run)
+
+
+def choose_team(services, team: str | None) -> str:
+    from bot.services.console import list_workspaces
+
+    if team:
+        return team
+    workspaces = list_workspaces(services)
+    if len(workspaces) == 1:
+        return workspaces[0].team_id
+    where = services.db.describe()
+    if not workspaces:
+        raise UsageError(f"no Slack workspace in the database at {where} yet. The bot records its workspace the "
+                         "first time someone uses it in Slack (try `/recount help`); or pass --team with your "
+                         "workspace's team id (e.g. T0123ABCD).")
+    listed = ", ".join(f"{w.team_id} ({w.name})" if w.name else w.team_id for w in workspaces)
+    raise UsageError(f"the database at {where} holds {len(workspaces)} workspaces; say which with --team: {listed}")
+
+
+def run(args: argparse.Namespace) -> int:
+    from bot.services.context import Services
+    from bot.services.errors import UserError
+    from bot.services.survey import import_returns
+
+    election_date = parse_date(args.election_date, "--election-date")
+    team = slack_id(args.team, "--team", "TE", "T0123ABCD") if args.team else None
+    returns = load_returns(args, done="imported")  # every problem in the file, before the database is opened
+    source = args.file.read_bytes()
+    db = open_database()
+    services = Services(db)
+    try:
+        result = import_returns(
+            services, team_id=choose_team(services, team), returns=returns, election_name=args.name,
+            election_date=election_date, local_government=args.local_government,
+            governing_body=args.governing_body, source_name=args.file.name, source_bytes=source,
+            actor=console_actor())
+    except UserError as exc:
+        raise UsageError(f"{exc.message} Nothing was imported.") from None
+    finally:
+        db.dispose()
+    print(result.describe())
+    for note in returns.notes:
+        print(f"Note: {note}")
+    return 0

@@ -1,0 +1,64 @@
+"""`recount-bot serve`: the Slack app over HTTP (Slack's Events API and interactivity), behind waitress.
+
+    POST /slack/events   where Slack sends commands, button clicks and modal submissions
+    GET  /healthz        200 when the database answers
+
+Settings come from the environment (see bot/settings.py): SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET,
+DATABASE_URL, PORT, SLACK_API_BASE_URL. SIGTERM or Ctrl-C stops it cleanly.
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+
+from bot.commands.errors import CommandFailed
+from bot.commands.runtime import StopRequested, add_logging_argument, configure_logging, stop_on_signals
+
+log = logging.getLogger("recount_bot.serve")
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser("serve", help="run the Slack app over HTTP (needs SLACK_BOT_TOKEN and "
+                                                 "SLACK_SIGNING_SECRET)")
+    add_server_arguments(parser)
+    parser.set_defaults(func=run)
+
+
+DEFAULT_HOST = "0.0.0.0"
+
+
+def add_server_arguments(parser: argparse.ArgumentParser, host_help: str = "") -> None:
+    parser.add_argument("--host", default=None, help=f"address to listen on (default: {DEFAULT_HOST}; the port is "
+                                                     f"PORT from the environment, default 3000){host_help}")
+    add_logging_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from bot.commands.startup import start_app
+    from bot.server import EVENTS_PATH, WebApp, serve_forever
+    from storage.migrate import current_revision
+
+    configure_logging(args.log_level)
+    started = start_app()
+    settings, db = started.settings, started.db
+    host, port = args.host or DEFAULT_HOST, settings.port
+    shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
+    log.info("database: %s (revision %s)", db.describe(), current_revision(db))
+    log.info("Slack API: %s (%s)", settings.slack_api_base_url, started.identity)
+    log.info("starting recount-bot on http://%s:%s (Slack request URL: http://<this host>:%s%s; "
+             "health: http://%s:%s/healthz)", host, port, port, EVENTS_PATH, shown_host, port)
+    try:
+        with stop_on_signals() as stop:
+            try:
+                serve_forever(WebApp(started.app, db), host=host, port=port)
+            except StopRequested:
+                pass  # a signal before waitress's loop could catch it
+        log.info("stopping (%s)", stop.signal or "the server returned")
+    except StopRequested:  # a second signal while waitress shut down
+        log.info("stopping")
+    except OSError as exc:  # the port is taken, or the address is not this machine's
+        raise CommandFailed(f"cannot listen on {host}:{port} (PORT): {exc.strerror or exc}") from None
+    finally:
+        db.dispose()
+    log.info("stopped")
+    return 0

@@ -1,0 +1,81 @@
+"""Starting the Slack app for `serve`, `socket` and `run`: settings, the database, the token, the app.
+
+Each step that can fail says so in one line naming what to fix: bad settings and a token Slack refuses
+exit 2; a database or Slack that cannot be reached exits 1.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from slack_bolt import App
+from slack_bolt.error import BoltError
+from slack_sdk.errors import SlackApiError
+
+from bot.app_factory import build_app, web_client
+from bot.commands.common import open_database
+from bot.commands.errors import CommandFailed, UsageError
+from bot.services.context import Services
+from bot.settings import Settings, SettingsError, load_settings
+from storage.db import Database
+
+log = logging.getLogger("recount_bot.cli")
+
+
+@dataclass
+class Started:
+    settings: Settings
+    db: Database
+    app: App
+    identity: str  # "team Recount Office (T0123) as @recount-bot", from auth.test
+
+
+def settings_or_exit(*, require_app_token: bool = False) -> Settings:
+    try:
+        return load_settings(require_app_token=require_app_token)
+    except SettingsError as exc:
+        count = len(exc.lines)
+        raise UsageError("\n".join([f"cannot start: {count} setting{'s' if count != 1 else ''} to fix",
+                                    *(f"  {line}" for line in exc.lines),
+                                    "(set them in the environment; see the README's command-line section)"])
+                         ) from None
+
+
+def _slack_error(exc: SlackApiError) -> str:
+    try:
+        return str(exc.response.get("error") or f"HTTP {exc.response.status_code}")
+    except Exception:  # a non-JSON answer (a proxy's error page)
+        return f"HTTP {getattr(exc.response, 'status_code', '?')}"
+
+
+def verify_token(settings: Settings) -> str:
+    """auth.test with the bot token: a refused token is a UsageError naming SLACK_BOT_TOKEN (exit 2); a Slack
+    that cannot be reached is a CommandFailed (exit 1). Returns who the token speaks for."""
+    client = web_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_base_url)
+    try:
+        found = client.auth_test()
+    except SlackApiError as exc:
+        raise UsageError(f"SLACK_BOT_TOKEN was refused by Slack: {_slack_error(exc)}") from None
+    except OSError as exc:  # URLError, connection refused, DNS, TLS
+        reason = getattr(exc, "reason", None) or exc
+        raise CommandFailed(f"cannot reach Slack at {settings.slack_api_base_url} (SLACK_API_BASE_URL): "
+                            f"{reason}") from None
+    return f"team {found.get('team')} ({found.get('team_id')}) as @{found.get('user')}"
+
+
+def start_app(*, require_app_token: bool = False) -> Started:
+    """Settings, migrations, the token, then the app: the order `serve` and `socket` start in."""
+    settings = settings_or_exit(require_app_token=require_app_token)
+    db = open_database(settings.database_url)
+    try:
+        identity = verify_token(settings)
+        app = build_app(services=Services(db), bot_token=settings.slack_bot_token.get_secret_value(),
+                        signing_secret=settings.slack_signing_secret.get_secret_value(),
+                        api_base_url=settings.slack_api_base_url)
+    except BoltError as exc:  # auth.test passed a moment ago; Bolt refused for another reason
+        db.dispose()
+        raise CommandFailed(f"the Slack app could not start: {str(exc).splitlines()[0]}") from None
+    except BaseException:
+        db.dispose()
+        raise
+    return Started(settings, db, app, identity)

@@ -1,0 +1,63 @@
+"""The offline workspace's starting point: the example survey of returns, and a staff member.
+
+Seeded once: the returns when the workspace has no election yet, the staff role when nobody in the
+workspace holds a role yet. The official is not seeded: she is a workspace admin, so the bot makes her
+its designated election official the first time she uses it, exactly as in Slack.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlalchemy import func, select
+
+from bot.services.access import ensure_workspace
+from bot.services.console import grant_role_from_console
+from bot.services.context import Services
+from bot.services.survey import import_returns
+from rules.returns import parse_returns
+from storage.models import Membership, Role
+from storage.repositories import latest_election
+
+from .people import Person
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "survey-of-returns.csv"
+ELECTION_NAME = "Regular Special District Election"
+ELECTION_DATE = dt.date(2026, 11, 3)
+LOCAL_GOVERNMENT = "Front Range Special Districts"
+GOVERNING_BODY = "Board of Directors"
+ACTOR = "offline:seed"
+
+
+@dataclass(frozen=True)
+class Seeded:
+    election: str | None  # what was imported, None when the workspace already had an election
+    staff: str | None  # who was made staff, None when roles were already set
+
+    def describe(self) -> str:
+        parts = [f"seeded {self.election}" if self.election else "the database already has an election; "
+                 "nothing imported"]
+        if self.staff:
+            parts.append(f"{self.staff} is staff")
+        return "; ".join(parts)
+
+
+def seed(services: Services, team_id: str, team_name: str, staff: Person | None, example: Path = EXAMPLE) -> Seeded:
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id, name=team_name, actor=ACTOR)
+        has_election = latest_election(session, workspace.id) is not None
+        has_roles = bool(session.scalar(select(func.count()).select_from(Membership).where(
+            Membership.workspace_id == workspace.id)))
+    made_staff = None
+    if staff is not None and not has_roles:
+        grant_role_from_console(services, team_id, staff.user_id, Role.STAFF, ACTOR)
+        made_staff = staff.real_name
+    if has_election:
+        return Seeded(None, made_staff)
+    data = example.read_bytes()
+    result = import_returns(services, team_id=team_id, returns=parse_returns(data), election_name=ELECTION_NAME,
+                            election_date=ELECTION_DATE, local_government=LOCAL_GOVERNMENT,
+                            governing_body=GOVERNING_BODY, source_name=example.name, source_bytes=data, actor=ACTOR)
+    return Seeded(f"{ELECTION_NAME} of {ELECTION_DATE:%Y-%m-%d} ({result.contests} contests from {example.name})",
+                  made_staff)
