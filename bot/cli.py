@@ -19,13 +19,14 @@ from bot.commands import importing as import_command
 from bot.commands import run as run_command
 from bot.commands import serve as serve_command
 from bot.commands import socket_mode as socket_command
+from bot.commands import worker as worker_command
 from bot.commands.errors import CommandFailed, UsageError
 
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
 
 # Each command module offers `register(subparsers)`, which sets `func` on its parser.
 COMMANDS = (run_command, check_command, deadlines_command, import_command, serve_command, socket_command,
-            db_command, audit_command, admin_command)
+            db_command, audit_command, admin_command, worker_command)
 
 
 class _Parser(argparse.ArgumentParser):

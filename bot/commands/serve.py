@@ -30,12 +30,15 @@ DEFAULT_HOST = "0.0.0.0"
 def add_server_arguments(parser: argparse.ArgumentParser, host_help: str = "") -> None:
     parser.add_argument("--host", default=None, help=f"address to listen on (default: {DEFAULT_HOST}; the port is "
                                                      f"PORT from the environment, default 3000){host_help}")
+    parser.add_argument("--no-worker", action="store_true",
+                        help="do not deliver reminders and queued posts in this process (run `recount-bot worker`)")
     add_logging_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from bot.commands.startup import start_app
-    from bot.server import EVENTS_PATH, WebApp, serve_forever
+    from bot.server import EVENTS_PATH, WebApp, serve_forever, settle_process
+    from bot.worker.loop import Worker, start_in_thread, worker_client
     from storage.migrate import current_revision
 
     configure_logging(args.log_level)
@@ -47,10 +50,19 @@ def run(args: argparse.Namespace) -> int:
     log.info("Slack API: %s (%s)", settings.slack_api_base_url, started.identity)
     log.info("starting recount-bot on http://%s:%s (Slack request URL: http://<this host>:%s%s; "
              "health: http://%s:%s/healthz)", host, port, port, EVENTS_PATH, shown_host, port)
+    worker_stop = None
+    if not getattr(args, "no_worker", False):
+        worker = Worker(db, worker_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_base_url),
+                        worker_id="serve")
+        _, worker_stop = start_in_thread(worker)
+        log.info("delivering reminders and queued posts in this process (--no-worker to leave it to "
+                 "`recount-bot worker`)")
+    web_app = WebApp(started.app, db)
+    settle_process()
     try:
         with stop_on_signals() as stop:
             try:
-                serve_forever(WebApp(started.app, db), host=host, port=port)
+                serve_forever(web_app, host=host, port=port)
             except StopRequested:
                 pass  # a signal before waitress's loop could catch it
         log.info("stopping (%s)", stop.signal or "the server returned")
@@ -59,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:  # the port is taken, or the address is not this machine's
         raise CommandFailed(f"cannot listen on {host}:{port} (PORT): {exc.strerror or exc}") from None
     finally:
+        if worker_stop is not None:
+            worker_stop.set()
         db.dispose()
     log.info("stopped")
     return 0

@@ -92,6 +92,7 @@ class Sandbox:
         self.standin: SlackStandIn | None = None
         self.server: RunningServer | None = None
         self.activity: Activity | None = None
+        self.worker_stop = None  # set while the in-process worker (reminders, outbox) runs
 
     # ----------------------------------------------------------------- lifecycle
     def start(self) -> "Sandbox":
@@ -106,6 +107,11 @@ class Sandbox:
                             api_base_url=self.standin.base_url)
             self.activity = Activity(app, lambda: len(self.standin.calls))
             self.server = self._listen(WebApp(app, self.db)).start()
+            from bot.worker.loop import Worker, start_in_thread, worker_client
+
+            worker = Worker(self.db, worker_client(self.bot_token, self.standin.base_url),
+                            clock=self.services.clock, worker_id="offline")
+            _, self.worker_stop = start_in_thread(worker, interval=1.0)
         except BaseException:
             self.stop()
             raise
@@ -123,6 +129,8 @@ class Sandbox:
             return server
 
     def stop(self) -> None:
+        if self.worker_stop is not None:
+            self.worker_stop.set()
         if self.server is not None:
             self.server.stop()
         if self.standin is not None:

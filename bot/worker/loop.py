@@ -66,6 +66,12 @@ class Worker:
             stop.wait(interval)
 
 
+def worker_client(token: str, base_url: str) -> WebClient:
+    """A Web API client with no retry handlers of its own: the outbox decides when to retry (Retry-After,
+    back-off), so a 429 never blocks a delivery thread in a sleep."""
+    return WebClient(token=token, base_url=base_url, timeout=15)
+
+
 def start_in_thread(worker: Worker, interval: float = 5.0) -> tuple[threading.Thread, threading.Event]:
     """The server runs a worker in-process, so the quick start needs one command; `recount-bot worker`
     runs more (or the only one, when the server is started with --no-worker)."""

@@ -162,8 +162,13 @@ def _text(row: Reminder, folded: list[Reminder], case: RecountCase | None, elect
     if row.deadline_name == "payment_pending":
         when = f"{row.days} day{'s' if row.days != 1 else ''} since the cost notice"
     else:
-        when = {"before": f"{row.days} day{'s' if row.days != 1 else ''} before",
-                "on_the_day": "due today", "overdue": f"OVERDUE by {row.days} day{'s' if row.days != 1 else ''}"}[row.kind]
+        late_by = (now.astimezone(DENVER).date() - row.due_date).days
+        if late_by > 0:  # whatever reminder this was, it goes out after the deadline: say so
+            when = f"OVERDUE by {late_by} day{'s' if late_by != 1 else ''}"
+        else:
+            when = {"before": f"{row.days} day{'s' if row.days != 1 else ''} before",
+                    "on_the_day": "due today", "overdue": f"OVERDUE by {row.days} day{'s' if row.days != 1 else ''}"}[
+                row.kind]
     text = (f":alarm_clock: Reminder — {subject}: {what} on {row.due_date:%a %Y-%m-%d} ({when}; {citation}).")
     if row.fire_at < now - LATE_AFTER:
         text += (f" _Late: this reminder was due {row.fire_at.astimezone(DENVER):%a %Y-%m-%d %H:%M %Z}, while the "
