@@ -86,8 +86,22 @@ class RunningServer:
         return self
 
     def stop(self) -> None:
-        self.server.close()
-        self.thread.join(timeout=5)
+        # Close every dispatcher (listener, connections, the trigger) from inside waitress's own loop
+        # thread, so the loop ends because its map is empty instead of selecting on closed sockets.
+        def close_all() -> None:
+            for dispatcher in list(self.server._map.values()):
+                try:
+                    dispatcher.close()
+                except OSError:
+                    pass
+
+        if self.thread.is_alive():
+            self.server.trigger.pull_trigger(close_all)
+            self.thread.join(timeout=5)
+        if self.thread.is_alive():  # a connection that would not close: fall back to closing from here
+            self.server.close()
+            self.thread.join(timeout=5)
+        self.server.task_dispatcher.shutdown()
 
     def __enter__(self) -> "RunningServer":
         return self.start()
