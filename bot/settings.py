@@ -5,6 +5,7 @@ traceback. Secrets are `SecretStr` so they never appear in logs or error message
 """
 from __future__ import annotations
 
+import os
 from typing import Iterable
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
@@ -76,19 +77,39 @@ def _describe(error: dict) -> str:
         return f"{name} is not set"
     message = error["msg"].removeprefix("Value error, ")
     value = error.get("input")
-    shown = "" if "TOKEN" in str(name) or "SECRET" in str(name) or not isinstance(value, str) else f" {value!r}"
+    if "TOKEN" in str(name) or "SECRET" in str(name) or not isinstance(value, str):
+        shown = ""
+    elif name == "DATABASE_URL":
+        shown = f" {_without_password(value)!r}"
+    else:
+        shown = f" {value!r}"
     return f"{name}{shown}: {message}"
+
+
+def _without_password(url: str) -> str:
+    """A database URL as it may be shown in an error: never with its password."""
+    try:
+        from sqlalchemy.engine import make_url
+
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not parseable as a URL: show only the scheme
+        return url.split("://", 1)[0] + "://…" if "://" in url else "…"
 
 
 def load_settings(*, require_app_token: bool = False, environ: dict[str, str] | None = None) -> Settings:
     """Read settings from the environment (or `environ`); raise SettingsError naming each bad one."""
+    missing_app_token = "SLACK_APP_TOKEN is not set (Socket Mode needs an app-level token, xapp-...)"
     try:
         if environ is None:
             settings = Settings()
         else:
             settings = Settings.model_validate({k: v for k, v in environ.items()})
     except ValidationError as exc:
-        raise SettingsError(_describe(e) for e in exc.errors()) from None
+        lines = [_describe(e) for e in exc.errors()]
+        source = os.environ if environ is None else environ
+        if require_app_token and not source.get("SLACK_APP_TOKEN"):
+            lines.append(missing_app_token)  # every problem at once, not one round per setting
+        raise SettingsError(lines) from None
     if require_app_token and settings.slack_app_token is None:
-        raise SettingsError(["SLACK_APP_TOKEN is not set (Socket Mode needs an app-level token, xapp-...)"])
+        raise SettingsError([missing_app_token])
     return settings

@@ -176,3 +176,11 @@ def test_a_real_start_answers_slack_and_stops_on_sigterm(how, slack, empty_datab
     assert f"Slack API: {slack.base_url}" in stderr and "database: " in stderr
     assert "stopping (SIGTERM)" in stderr and stderr.rstrip().endswith("stopped")
     assert SECRET not in stderr and GOOD not in stderr
+
+
+def test_a_bad_database_url_is_named_without_its_password() -> None:
+    result = run_with("serve", SLACK_BOT_TOKEN=GOOD, SLACK_SIGNING_SECRET=SECRET,
+                      DATABASE_URL="mysql://clerk:s3cret-pass@db.example/recount")
+    assert result.returncode == 2
+    assert "DATABASE_URL" in result.stderr and "only sqlite and postgresql" in result.stderr
+    assert "s3cret-pass" not in result.stderr and "Traceback" not in result.stderr
