@@ -5,10 +5,16 @@ from handlers.registry import Registry
 
 
 def build_registry() -> Registry:
-    from handlers import commands, notices, returns
+    from handlers import approvals, commands, notices, requests, returns
+    from handlers import canvass, case_money, counting
 
     registry = Registry()
     commands.register(registry)
     notices.register(registry)
     returns.register(registry)
+    requests.register(registry)
+    approvals.register(registry)
+    case_money.register(registry)
+    counting.register(registry)
+    canvass.register(registry)
     return registry

@@ -1,7 +1,10 @@
 """`/recount admin ...`: roles and office settings, for the designated election official."""
 from __future__ import annotations
 
+import logging
 import re
+
+from slack_sdk.errors import SlackApiError
 
 from bot.services import access
 from bot.services.errors import UserError
@@ -11,14 +14,32 @@ from rules.deadlines import CompletionRollover
 from rules.margin import MultiSeatRule
 from storage.models import Role
 
+log = logging.getLogger("recount_bot.admin")
+
 USER = re.compile(r"^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$|^([UW][A-Z0-9]{2,})$")
+# should_escape: Slack sends a channel picked while typing as <#C123|name>.
+CHANNEL = re.compile(r"^<#([CG][A-Z0-9]+)(?:\|[^>]*)?>$|^([CG][A-Z0-9]{2,})$")
+NO_CHANNEL = {"none", "off", "unset"}
 SETTINGS = {
     "multi-seat-rule": ("multi_seat_rule", [r.value for r in MultiSeatRule]),
     "completion-rollover": ("completion_rollover", [r.value for r in CompletionRollover]),
 }
 USAGE = ("`/recount admin role @person official|staff|viewer|none` · `/recount admin roles` · "
          "`/recount admin setting multi-seat-rule last-winner-first-loser|top-two` · "
-         "`/recount admin setting completion-rollover none|next-business-day`")
+         "`/recount admin setting completion-rollover none|next-business-day` · "
+         "`/recount admin setting approvals-channel #channel|none` (where recount requests are posted for approval) · "
+         "`/recount admin approver @person on|off` (a staff member who may approve or reject recount requests)")
+
+
+def _channel(token: str) -> str | None:
+    """The channel id of `#channel` as Slack escapes it; None for `none`."""
+    if token.lower() in NO_CHANNEL:
+        return None
+    match = CHANNEL.match(token)
+    if not match:
+        raise UserError(f"“{token}” is not a channel: type # and pick the channel from Slack's list, like "
+                        "`/recount admin setting approvals-channel #recount-approvals`.")
+    return match.group(1) or match.group(2)
 
 
 def _user(token: str) -> str:
@@ -28,8 +49,8 @@ def _user(token: str) -> str:
     return match.group(1) or match.group(2)
 
 
-@SUBCOMMANDS.add("admin", needs=Role.OFFICIAL, usage="/recount admin role|roles|setting ...",
-                 summary="Roles (official, staff, viewer) and office settings.")
+@SUBCOMMANDS.add("admin", needs=Role.OFFICIAL, usage="/recount admin role|roles|setting|approver ...",
+                 summary="Roles (official, staff, viewer), approvers of recount requests and office settings.")
 def admin_command(ix: Interaction, args: str) -> None:
     words = split_args(args)
     if not words:
@@ -39,9 +60,14 @@ def admin_command(ix: Interaction, args: str) -> None:
         members = access.list_members(ix.services, ix.team_id)
         lines = [f"<@{user}> — {role.value}" for user, role in members] or ["nobody yet"]
         settings = ix.member.settings
+        approvers = access.approvers(ix.services, ix.team_id)
+        channel = f"<#{settings.approvals_channel}>" if settings.approvals_channel else \
+            "none (where `/recount request` is typed)"
         ix.tell("Roles in this office:\n" + "\n".join(lines) +
+                "\nApprovers of recount requests besides the officials: " +
+                (", ".join(f"<@{u}>" for u in approvers) or "none") +
                 f"\nSettings: multi-seat-rule {settings.multi_seat_rule.value}; "
-                f"completion-rollover {settings.completion_rollover.value}.")
+                f"completion-rollover {settings.completion_rollover.value}; approvals-channel {channel}.")
         return
     if what == "role" and len(words) == 3:
         user = _user(words[1])
@@ -56,6 +82,21 @@ def admin_command(ix: Interaction, args: str) -> None:
         else:
             ix.tell(f"<@{user}>: {before or 'no role'} → {after or 'no role'}. Recorded in the audit log.")
         return
+    if what == "approver" and len(words) == 3 and words[2].lower() in ("on", "off"):
+        user = _user(words[1])
+        before, after = access.set_approver(ix.services, team_id=ix.team_id, actor=ix.user_id, actor_role=ix.role,
+                                            user_id=user, on=words[2].lower() == "on")
+        if before == after:
+            ix.tell(f"<@{user}> {'already' if after else 'is not'} an approver of recount requests; nothing changed.")
+        elif after:
+            ix.tell(f"<@{user}> may now approve or reject recount requests (never their own). Recorded in the "
+                    "audit log.")
+        else:
+            ix.tell(f"<@{user}> may no longer approve or reject recount requests. Recorded in the audit log.")
+        return
+    if what == "setting" and len(words) == 3 and words[1] == "approvals-channel":
+        _approvals_channel(ix, _channel(words[2]))
+        return
     if what == "setting" and len(words) == 3 and words[1] in SETTINGS:
         field, allowed = SETTINGS[words[1]]
         if words[2] not in allowed:
@@ -66,3 +107,27 @@ def admin_command(ix: Interaction, args: str) -> None:
                 "checks and cases from now on.")
         return
     raise UserError(USAGE)
+
+
+def _approvals_channel(ix: Interaction, channel: str | None) -> None:
+    if channel == ix.member.settings.approvals_channel:
+        ix.tell(f"approvals-channel is already {f'<#{channel}>' if channel else 'none'}; nothing changed.")
+        return
+    access.update_settings(ix.services, team_id=ix.team_id, actor=ix.user_id, actor_role=ix.role,
+                           changes={"approvals_channel": channel})
+    if channel is None:
+        ix.tell("approvals-channel is now none: a recount request is posted where `/recount request` is typed (the "
+                "shortcut then asks for a channel to be set). Recorded in the audit log.")
+        return
+    try:
+        # Saying so in the channel also proves the bot can post there.
+        ix.client.chat_postMessage(channel=channel, text=(
+            f"Recount requests (C.R.S. 1-13.5-1306(2)(a)) will be posted here for approval; set by <@{ix.user_id}>."))
+    except SlackApiError as exc:
+        error = exc.response.get("error")
+        log.warning("cannot post in the approvals channel %s: %s", channel, error)
+        ix.tell(f"approvals-channel is now <#{channel}> (recorded in the audit log), but I cannot post there "
+                f"({error}): invite me with `/invite @recount-bot` in that channel, or requests will not reach it.")
+        return
+    ix.tell(f"approvals-channel is now <#{channel}>: accepted recount requests are posted there for approval. "
+            "Recorded in the audit log.")

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 # Importing the subcommand modules declares them in SUBCOMMANDS.
 from handlers import admin, check, committees, help, returns  # noqa: F401
+from handlers import requests  # noqa: F401  (/recount request)
+from handlers import canvass  # noqa: F401  (/recount canvass)
 from handlers.ids import Command
 from handlers.interaction import Interaction
 from handlers.registry import ANYONE, Registry

@@ -10,6 +10,17 @@ class Command(str, enum.Enum):
 
 class Action(str, enum.Enum):
     RECORD_NOTICE = "notice.record"
+    # requested recounts (1306(2))
+    APPROVE_REQUEST = "request.approve"
+    REJECT_REQUEST = "request.reject"
+    DETERMINE_COST = "case.cost"
+    RECORD_COST_NOTICE = "case.cost_notice"
+    RECORD_PAYMENT = "case.payment"
+    START_COUNTING = "case.start_counting"
+
+
+class Shortcut(str, enum.Enum):
+    REQUEST = "recount_request"  # global shortcut: enter a written recount request
 
 
 class View(str, enum.Enum):
@@ -17,6 +28,14 @@ class View(str, enum.Enum):
     RETURNS_PICK = "returns.pick"
     RETURNS_ENTER = "returns.enter"
     MESSAGE = "message"  # an informational modal (errors, denials); nothing to submit
+    # requested recounts (1306(2))
+    REQUEST_PICK = "request.pick"
+    REQUEST_ENTER = "request.enter"
+    REQUEST_DECISION = "request.decision"
+    COST = "case.cost"
+    COST_NOTICE = "case.cost_notice"
+    PAYMENT = "case.payment"
+    CANVASS = "election.canvass"
 
 
 class Block(str, enum.Enum):
@@ -41,6 +60,51 @@ class Block(str, enum.Enum):
     # shown, so Slack does not carry numbers typed for one unit over to the next (it keeps the state of
     # inputs whose block_id is unchanged across views.update).
     RETURNS_CHOICE_PREFIX = "returns.choice."
+    # --- recount requests (handlers/requests.py, handlers/approvals.py): add "request.*" ids here ---
+    REQUEST_CONTEST = "request.contest"
+    REQUEST_REQUESTER_NAME = "request.requester_name"
+    REQUEST_REQUESTER_CONTACT = "request.requester_contact"
+    REQUEST_PARTY_KIND = "request.party_kind"
+    # + "<contest id>": the choices differ per contest, so a choice picked for one contest is not carried
+    # over to the next by views.update (Slack keeps the state of inputs whose block_id is unchanged).
+    REQUEST_IN_FAVOR_OF_PREFIX = "request.in_favor_of."
+    REQUEST_RECEIVED_ON = "request.received_on"
+    REQUEST_REFERENCE = "request.reference"
+    REQUEST_REQUESTER_USER = "request.requester_user"
+    REQUEST_NOTE = "request.note"  # the decision's note
+    # --- cost, payments, canvass (handlers/case_money.py, handlers/canvass.py): add "cost.*", "payment.*",
+    #     "canvass.*" ids here ---
+    # (2)(b)(II): the itemised cost. "gb" = members of the governing body (no 1-13.5-1301(4) floor for them).
+    COST_STAFF_HOURS = "cost.staff_hours"
+    COST_STAFF_RATE = "cost.staff_rate"
+    COST_STAFF_DESCRIPTION = "cost.staff_description"
+    COST_BOARD_PERSONS = "cost.board_persons"
+    COST_BOARD_DAYS = "cost.board_days"
+    COST_BOARD_RATE = "cost.board_rate"
+    COST_BOARD_GB_MEMBERS = "cost.board_gb_members"
+    COST_BOARD_GB_RATE = "cost.board_gb_rate"
+    COST_ASSISTANTS_PERSONS = "cost.assistants_persons"
+    COST_ASSISTANTS_DAYS = "cost.assistants_days"
+    COST_ASSISTANTS_RATE = "cost.assistants_rate"
+    COST_ASSISTANTS_GB_MEMBERS = "cost.assistants_gb_members"
+    COST_ASSISTANTS_GB_RATE = "cost.assistants_gb_rate"
+    COST_SUPPLIES = "cost.supplies"
+    COST_SUPPLIES_DESCRIPTION = "cost.supplies_description"
+    COST_OTHER_AMOUNT = "cost.other_amount"
+    COST_OTHER_DESCRIPTION = "cost.other_description"
+    # (2)(b)(III): the requester was notified of the cost.
+    COST_NOTICE_METHOD = "cost.notice_method"
+    COST_NOTICE_AT = "cost.notice_at"
+    COST_NOTICE_BY = "cost.notice_by"
+    COST_NOTICE_DETAILS = "cost.notice_details"
+    # (2)(b)(IV), (2)(c): a payment from the requester.
+    PAYMENT_AMOUNT = "payment.amount"
+    PAYMENT_METHOD = "payment.method"
+    PAYMENT_REFERENCE = "payment.reference"
+    PAYMENT_RECEIVED_BY = "payment.received_by"
+    # The canvass date, which fixes (2)(e)'s deadline.
+    CANVASS_ELECTION = "canvass.election"
+    CANVASS_DATE = "canvass.date"
 
 
 # Each input block holds one element; its action_id is the same as the block's, so a view's

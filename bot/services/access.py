@@ -129,3 +129,40 @@ def update_settings(services: Services, *, team_id: str, actor: str, actor_role:
         audit.append(session, actor=actor, action="settings.updated", entity="workspace", entity_id=workspace.id,
                      before=before.stored(), after=after.stored(), workspace_id=workspace.id)
         return after
+
+
+def set_approver(services: Services, *, team_id: str, actor: str, actor_role: Role | None, user_id: str,
+                 on: bool) -> tuple[bool, bool]:
+    """An official delegates (or withdraws) the deciding of recount requests to a staff member. Returns
+    (before, after). Officials always decide; a viewer or a person without a role may not be delegated."""
+    if actor_role is not Role.OFFICIAL:
+        raise Denied("Only a designated election official may delegate the approval of recount requests.")
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id)
+        membership = session.scalar(select(Membership).where(
+            Membership.workspace_id == workspace.id, Membership.slack_user_id == user_id))
+        role = Role(membership.role) if membership else None
+        if role is Role.OFFICIAL:
+            raise UserError(f"<@{user_id}> is a designated election official and may always decide recount "
+                            "requests; nothing to delegate.", field="user")
+        if on and (role is None or not role.allows(Role.STAFF)):
+            raise UserError(f"<@{user_id}> has {role.value if role else 'no role'}; an approver needs at least the "
+                            f"staff role (`/recount admin role <@{user_id}> staff`).", field="user")
+        before = bool(membership.can_approve) if membership else False
+        if membership is None or before == on:
+            return before, before
+        membership.can_approve = on
+        session.flush()
+        audit.append(session, actor=actor, action="approver.set", entity="membership", entity_id=user_id,
+                     before={"can_approve": before}, after={"can_approve": on, "role": membership.role},
+                     workspace_id=workspace.id)
+        return before, on
+
+
+def approvers(services: Services, team_id: str) -> list[str]:
+    """Staff delegated to decide recount requests (officials decide without a delegation)."""
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id)
+        return list(session.scalars(select(Membership.slack_user_id).where(
+            Membership.workspace_id == workspace.id, Membership.can_approve.is_(True),
+            Membership.role == Role.STAFF.value).order_by(Membership.slack_user_id)))

@@ -13,7 +13,7 @@ from bot.services.errors import NotFound, UserError
 from rules.deadlines import requested_recount_deadline
 from storage import audit
 from storage.models import CaseDeadline, CaseKind, Election, RecountCase
-from storage.repositories import latest_election
+from storage.repositories import elections_of, latest_election
 
 DEADLINE = "requested_recount_deadline"
 
@@ -25,6 +25,23 @@ class CanvassRecorded:
     previous: dt.date | None
     moved: tuple[tuple[int, dt.date, dt.date], ...]  # (case id, old due date, new due date)
     note: str
+
+
+@dataclass(frozen=True)
+class ElectionCanvass:
+    id: int
+    name: str
+    election_date: dt.date
+    local_government: str
+    canvass_date: dt.date | None
+
+
+def elections(services: Services, *, team_id: str) -> list[ElectionCanvass]:
+    """The office's elections, newest first, with the canvass date entered (if any)."""
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id)
+        return [ElectionCanvass(e.id, e.name, e.election_date, e.local_government.name, e.canvass_date)
+                for e in elections_of(session, workspace.id)]
 
 
 def set_canvass_date(services: Services, *, team_id: str, canvass_date: dt.date, actor: str,

@@ -14,15 +14,35 @@ from sqlalchemy.orm import Session
 
 from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
+from rules.calendar import DENVER
 from rules.checklist import PreCountChecklist, counting_may_start
 from rules.cost import CostDetermination, CostItem, determine_cost
 from rules.decision import Decision
 from rules.ledger import EntryKind, Ledger, LedgerEntry
 from rules.money import format_money
 from storage import audit
-from storage.models import CaseKind, CostNotice, LedgerRow, RecountCase
+from storage.models import CaseKind, CostNotice, LedgerRow, RecountCase, RecountRequestRow
 
 PAYMENT_METHODS = ("check", "cash", "money order", "card", "electronic transfer")
+# (2)(b)(III) says only "notify"; the office records how it did.
+COST_NOTICE_METHODS = ("email", "letter", "phone", "in person", "other")
+# The columns' sizes: PostgreSQL refuses longer text, so it is refused here first, on its field.
+NAME_LIMIT = 200
+REFERENCE_LIMIT = 100
+
+
+class CostRefused(UserError):
+    """(2)(b)(II) refused: `field` is the first problem's ("item<N>.<field>"); `determination.problems`
+    lists every one, each with its item (1-based, in the order given) and field."""
+
+    def __init__(self, determination: CostDetermination) -> None:
+        problem = determination.problems[0]
+        super().__init__(determination.reason, field=f"item{problem['item']}.{problem['field']}")
+        self.determination = determination
+
+
+def _local(moment: dt.datetime) -> str:
+    return moment.astimezone(DENVER).strftime("%a %Y-%m-%d %H:%M %Z")
 
 
 @dataclass(frozen=True)
@@ -117,8 +137,7 @@ def record_cost(services: Services, *, workspace_id: int, case_id: int, items: l
     """(2)(b)(II): determine (or redetermine, before counting) the cost. Refused items change nothing."""
     determination = determine_cost(items)
     if not determination.determined:
-        problem = determination.problems[0]
-        raise UserError(determination.reason, field=f"item{problem['item']}.{problem['field']}")
+        raise CostRefused(determination)
     with services.db.transaction() as session:
         case = _requested_case(session, case_id, workspace_id)
         if case.counting_started_at is not None:
@@ -128,7 +147,8 @@ def record_cost(services: Services, *, workspace_id: int, case_id: int, items: l
         ledger_of(session, case.id).add(LedgerEntry(EntryKind.COST_DETERMINED, determination.total))
         session.add(LedgerRow(case_id=case.id, kind=EntryKind.COST_DETERMINED.value, amount=determination.total,
                               memo=determination.reason,
-                              details={"lines": determination.numbers["lines"], "citation": determination.citation},
+                              details={"lines": determination.numbers["lines"], "citation": determination.citation,
+                                       "items": [_item_record(item) for item in determination.items]},
                               recorded_by=actor, recorded_at=services.now()))
         audit.append(session, actor=actor, action="cost.determined", entity="recount_case", entity_id=case.id,
                      before={"cost": before}, after={"cost": determination.total, "lines": determination.numbers["lines"],
@@ -137,11 +157,37 @@ def record_cost(services: Services, *, workspace_id: int, case_id: int, items: l
     return determination
 
 
+def _item_record(item: CostItem) -> dict:
+    """A cost item as stored beside its line: enough to rebuild it (and to prefill a redetermination)."""
+    return {"kind": item.kind.value, "description": item.description, "rate": str(item.rate),
+            "quantity": str(item.quantity), "persons": item.persons,
+            "governing_body_members": item.governing_body_members, "amount": str(item.amount)}
+
+
+def latest_cost_items(services: Services, *, workspace_id: int, case_id: int) -> list[CostItem]:
+    """The items of the cost determined last (empty if none, or if it was stored without them)."""
+    with services.db.transaction() as session:
+        case = _requested_case(session, case_id, workspace_id, lock=False)
+        rows = [r for r in _rows(session, case.id) if r.kind == EntryKind.COST_DETERMINED.value]
+        if not rows:
+            return []
+        return [CostItem(kind=i["kind"], description=i["description"], rate=Decimal(i["rate"]),
+                         quantity=Decimal(i["quantity"]), persons=i["persons"],
+                         governing_body_members=i["governing_body_members"])
+                for i in rows[-1].details.get("items", [])]
+
+
 def record_cost_notice(services: Services, *, workspace_id: int, case_id: int, notified_at: dt.datetime,
                        method: str, notified_by: str, details: str | None, actor: str) -> CostNoticeView:
     """(2)(b)(III): the requester was told the cost — of the cost as it stands now."""
+    if method not in COST_NOTICE_METHODS:
+        raise UserError(f"“{method}” is not a way of notifying this office records.", field="method")
     if not notified_by.strip():
         raise UserError("Say who notified the requester.", field="notified_by")
+    if len(notified_by.strip()) > NAME_LIMIT:
+        raise UserError(f"At most {NAME_LIMIT} characters here.", field="notified_by")
+    if notified_at.tzinfo is None:
+        raise ValueError("notified_at must be timezone-aware")
     if notified_at > services.now() + dt.timedelta(minutes=5):
         raise UserError("The requester cannot have been notified in the future.", field="notified_at")
     with services.db.transaction() as session:
@@ -151,8 +197,13 @@ def record_cost_notice(services: Services, *, workspace_id: int, case_id: int, n
             raise UserError("Determine the cost first (C.R.S. 1-13.5-1306(2)(b)(II)); then notify the requester of it.")
         latest = _cost_notices(session, case.id)
         if latest and latest[-1].cost == cost:
-            raise UserError(f"The requester was already notified of {format_money(cost)} on "
-                            f"{latest[-1].notified_at:%Y-%m-%d} by {latest[-1].notified_by}.", field="notified_at")
+            raise UserError(f"The requester was already notified of {format_money(cost)}: "
+                            f"{_local(latest[-1].notified_at)} by {latest[-1].notified_by} ({latest[-1].method}).",
+                            field="notified_at")
+        request = session.scalar(select(RecountRequestRow).where(RecountRequestRow.case_id == case.id))
+        if request is not None and notified_at.astimezone(DENVER).date() < request.received_on:
+            raise UserError(f"The requester cannot have been notified of the cost before the request was received "
+                            f"({request.received_on:%a %Y-%m-%d}).", field="notified_at")
         notice = CostNotice(case_id=case.id, cost=cost, notified_at=notified_at, method=method,
                             notified_by=notified_by.strip(), details=(details or "").strip() or None,
                             recorded_by=actor, recorded_at=services.now())
@@ -172,8 +223,12 @@ def record_payment(services: Services, *, workspace_id: int, case_id: int, amoun
         raise UserError(f"“{method}” is not a payment method this office records.", field="method")
     if not reference.strip():
         raise UserError("Give the receipt, check or transaction number.", field="reference")
+    if len(reference.strip()) > REFERENCE_LIMIT:
+        raise UserError(f"At most {REFERENCE_LIMIT} characters here.", field="reference")
     if not received_by.strip():
         raise UserError("Say who received the payment.", field="received_by")
+    if len(received_by.strip()) > NAME_LIMIT:
+        raise UserError(f"At most {NAME_LIMIT} characters here.", field="received_by")
     with services.db.transaction() as session:
         case = _requested_case(session, case_id, workspace_id)
         rows = _rows(session, case.id)

@@ -28,10 +28,11 @@ def start_counting(services: Services, *, workspace_id: int, case_id: int, actor
             decision = checklist_of(session, case)
             if decision.outcome != "ready":
                 raise CountingBlocked(decision)
+        before = case.status
         case.counting_started_at, case.counting_started_by = services.now(), actor
         case.status = CaseStatus.COUNTING.value
         audit.append(session, actor=actor, action="counting.started", entity="recount_case", entity_id=case.id,
-                     before={"status": CaseStatus.OPEN.value},
+                     before={"status": before},
                      after={"status": case.status, "checklist": decision.reason if decision else None,
                             "citation": decision.citation if decision else None},
                      workspace_id=workspace_id, at=services.now())

@@ -57,7 +57,25 @@ def _automatic_head(case: CaseView) -> list[dict]:
         ]),
         section(f"{esc(verdict.get('reason', ''))}"),
         context(f"*{verdict.get('citation', '')}* · Reading: {esc(verdict.get('rule') or '')}"),
+        _automatic_counting(case),
     ]
+
+
+def _automatic_counting(case: CaseView) -> dict:
+    """(1): the designated election official orders the recount; there is no (2)(b) list to wait for."""
+    if case.counting_started_at is not None:
+        return section(f"*Counting began* {denver(case.counting_started_at)} (<@{case.counting_started_by}>)")
+    outstanding = case.notices_outstanding
+    warning = (f" {outstanding} notice{'s' if outstanding != 1 else ''} below {'are' if outstanding != 1 else 'is'} "
+               "not yet recorded as given: affected candidates and issue committees may be present and observe."
+               if outstanding else "")
+    return {"type": "actions", "elements": [
+        button("Start counting", Action.START_COUNTING.value, str(case.id), style="primary", confirm={
+            "title": {"type": "plain_text", "text": "Start counting?"},
+            "text": {"type": "mrkdwn", "text": "The designated election official orders this recount; the "
+                                               f"governing body pays (C.R.S. 1-13.5-1306(1)).{warning}"},
+            "confirm": {"type": "plain_text", "text": "Start"}, "deny": {"type": "plain_text", "text": "Not yet"}}),
+    ]}
 
 
 def _requested_head(case: CaseView) -> list[dict]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 from bot.services.cases import CaseView
 from handlers.blocks.common import button, context, day, denver, esc, fields_section, section
 from handlers.ids import Action
+from rules.calendar import DENVER
 from rules.money import format_money
 
 PARTY_LABEL = {"eligible_elector": "eligible elector", "candidate": "candidate", "issue_committee": "issue committee"}
@@ -49,31 +50,52 @@ def money_blocks(case: CaseView) -> list[dict]:
     notified = "—"
     if money.cost_notices:
         latest = money.cost_notices[-1]
-        stale = "" if money.requester_notified_of_current_cost else " (of an earlier cost)"
+        stale = "" if money.requester_notified_of_current_cost else " (of an earlier cost: notify the new one)"
         notified = f"{format_money(latest.cost)} by {esc(latest.method)}, {denver(latest.notified_at)}{stale}"
+    paid = format_money(money.paid)
+    if money.cost_determined is not None and money.paid > money.cost_determined:
+        paid += f"\n{format_money(money.paid - money.cost_determined)} more than the cost"
+    due = format_money(money.due) if money.cost_determined is not None else "—"
+    if money.cost_determined is not None and money.due:
+        due = f"*{due}*"
     blocks = [fields_section([
         f"*Cost determined* (2)(b)(II)\n{cost}",
         f"*Requester notified* (2)(b)(III)\n{notified}",
-        f"*Paid*\n{format_money(money.paid)}",
-        f"*Due*\n{format_money(money.due)}",
+        f"*Paid* (2)(b)(IV)\n{paid}",
+        f"*Due*\n{due}",
         f"*Held for expenses* (2)(c)\n{format_money(money.held)}",
     ])]
+    notes = []
     if money.cost_items:
-        blocks.append(context("Cost: " + esc("; ".join(money.cost_items))))
+        notes.append("Cost: " + esc("; ".join(money.cost_items)))
+    payments = [line for line in money.lines if line.kind == "payment"]
+    if payments:
+        notes.append("Payments: " + esc("; ".join(
+            f"{format_money(p.amount)} by {p.details.get('method', '')}, ref. {p.details.get('reference', '')}, "
+            f"received by {p.details.get('received_by', '')} ({p.recorded_at.astimezone(DENVER):%Y-%m-%d})"
+            for p in payments)))
+    if notes:
+        blocks.append(context(*notes))
     return blocks
 
 
 def action_buttons(case: CaseView) -> dict | None:
+    """What can be done next; nothing once counting has begun (the cost, its notice and the payment before
+    the recount can no longer change). A cost notice and a payment follow a determined cost."""
     if case.counting_started_at is not None:
         return None
-    elements = [
-        button("Determine cost", Action.DETERMINE_COST.value, str(case.id)),
-        button("Record cost notice", Action.RECORD_COST_NOTICE.value, str(case.id)),
-        button("Record payment", Action.RECORD_PAYMENT.value, str(case.id)),
+    money = case.money
+    determined = money is not None and money.cost_determined is not None
+    elements = [button("Redetermine cost" if determined else "Determine cost", Action.DETERMINE_COST.value,
+                       str(case.id))]
+    if determined and not money.requester_notified_of_current_cost:
+        elements.append(button("Record cost notice", Action.RECORD_COST_NOTICE.value, str(case.id)))
+    if determined:
+        elements.append(button("Record payment", Action.RECORD_PAYMENT.value, str(case.id)))
+    elements.append(
         button("Start counting", Action.START_COUNTING.value, str(case.id), style="primary", confirm={
             "title": {"type": "plain_text", "text": "Start counting?"},
             "text": {"type": "mrkdwn", "text": "Counting may begin only when (2)(b)(I)-(IV) are all done. "
                                                "The bot checks before it records the start."},
-            "confirm": {"type": "plain_text", "text": "Start"}, "deny": {"type": "plain_text", "text": "Not yet"}}),
-    ]
+            "confirm": {"type": "plain_text", "text": "Start"}, "deny": {"type": "plain_text", "text": "Not yet"}}))
     return {"type": "actions", "elements": elements}

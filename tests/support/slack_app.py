@@ -140,6 +140,16 @@ class SlackHarness:
         }
         return self._interactive(payload)
 
+    def shortcut(self, callback_id: str, *, user: str = OFFICIAL) -> Reply:
+        """Use a global shortcut (from the search bar or the composer's shortcut menu): no channel."""
+        payload = {
+            "type": "shortcut", "callback_id": callback_id, "team": {"id": TEAM, "domain": "recount-test"},
+            "user": {"id": user, "username": user.lower(), "team_id": TEAM}, "api_app_id": "A0RECOUNT1",
+            "token": "legacy-verification-token", "trigger_id": self.slack.issue_trigger_id(user),
+            "action_ts": f"{time.time():.6f}", "is_enterprise_install": False, "enterprise": None,
+        }
+        return self._interactive(payload)
+
     def submit(self, view: dict, values: dict[str, dict], *, user: str = OFFICIAL) -> Reply:
         """Submit a modal the bot opened, with `values` as {block_id: element state} (Slack's view.state)."""
         state = {"values": {block_id: {block_id: value} for block_id, value in values.items()}}

@@ -1,0 +1,122 @@
+"""Approve or reject a recount request from its card (1306(2)(a)).
+
+The buttons need staff to click, but only a designated election official or a delegated approver may
+decide, and never the requester's own Slack user: the click is checked on the server before the note
+form opens, and the decision checks it all again (bot.services.requests.decide_request). Exactly one
+decision wins; the other person is told in their form who decided first. The buttons leave the card
+only once a decision is recorded. An approval opens the requested recount's case and posts its card
+in the same channel, linked from the request's thread.
+"""
+from __future__ import annotations
+
+import logging
+
+from slack_sdk.errors import SlackApiError
+
+from bot.services import cases
+from bot.services import requests as request_service
+from bot.services.errors import UserError
+from bot.services.requests import AlreadyDecided, RequestView
+from handlers.blocks.common import esc, message_modal
+from handlers.blocks.request_modal import TITLE, decision_modal, metadata_of
+from handlers.cards import post_case_card, post_in_thread
+from handlers.ids import Action, Block, View, value_of
+from handlers.interaction import Interaction
+from handlers.registry import Registry
+from handlers.requests import permalink, post_in_request_thread, refresh_request_card
+from storage.models import Role
+
+log = logging.getLogger("recount_bot.approvals")
+
+
+def register(registry: Registry) -> None:
+    registry.action(Action.APPROVE_REQUEST.value, needs=Role.STAFF)(open_approve)
+    registry.action(Action.REJECT_REQUEST.value, needs=Role.STAFF)(open_reject)
+    registry.view(View.REQUEST_DECISION.value, needs=Role.STAFF)(submit_decision)
+
+
+# ------------------------------------------------------------------ the buttons
+def open_approve(ix: Interaction) -> None:
+    _open(ix, approve=True)
+
+
+def open_reject(ix: Interaction) -> None:
+    _open(ix, approve=False)
+
+
+def _open(ix: Interaction, *, approve: bool) -> None:
+    request_id = int(ix.body["actions"][0]["value"])
+    try:
+        # Denied (not an approver, or their own request) goes to the error handler: told, nothing opens.
+        request = request_service.check_decider(ix.services, team_id=ix.team_id, request_id=request_id,
+                                                actor=ix.user_id)
+    except AlreadyDecided as exc:
+        ix.tell(exc.message)
+        # The card still showed the buttons: its edit must have failed. Show the decision now.
+        refresh_request_card(ix.client, request_service.request_view(ix.services, request_id,
+                                                                     workspace_id=ix.member.workspace_id))
+        return
+    ix.client.views_open(trigger_id=ix.trigger_id, view=decision_modal(request, approve=approve))
+
+
+# ------------------------------------------------------------------ the decision
+def submit_decision(ix: Interaction) -> None:
+    view = ix.body["view"]
+    meta = metadata_of(view)
+    note = (value_of(view.get("state", {}), Block.REQUEST_NOTE).get("value") or "").strip()
+    if not note:
+        ix.ack(response_action="errors", errors={Block.REQUEST_NOTE.value: "Add a note explaining the decision."})
+        return
+    approve = bool(meta.get("a"))
+    try:
+        request = request_service.decide_request(ix.services, team_id=ix.team_id, request_id=int(meta["r"]),
+                                                 actor=ix.user_id, approve=approve, note=note,
+                                                 settings=ix.member.settings)
+    except AlreadyDecided as exc:
+        # Someone decided first: their decision stands (and their edit shows it on the card).
+        ix.ack(response_action="update", view=message_modal(TITLE, exc.message))
+        return
+    except UserError as exc:
+        if exc.field != "note":
+            raise  # Denied, NotFound, a case already open: the modal tells it
+        ix.ack(response_action="errors", errors={Block.REQUEST_NOTE.value: exc.message})
+        return
+    ix.ack()  # closes the modal: the decision is told in the card's thread
+    ix.channel_id = request.channel_id  # a modal has no channel: anything for this person alone goes beside the card
+    _announce(ix, request)
+
+
+def _announce(ix: Interaction, request: RequestView) -> None:
+    """The decision is recorded: the card loses its buttons, the thread hears it, an approval posts the case."""
+    refresh_request_card(ix.client, request)
+    verb, icon = ("Approved", ":white_check_mark:") if request.status == "approved" else ("Rejected", ":no_entry_sign:")
+    try:
+        post_in_request_thread(ix.client, request,
+                               f"{icon} {verb} by <@{ix.user_id}>: {esc(request.decision_note or '')}")
+        if request.case_id is None:
+            return
+        channel = request.channel_id or ix.member.settings.approvals_channel
+        if channel is None:
+            ix.tell(f"Approved: recount case #{request.case_id} is open, but the request has no card to post its "
+                    "card beside.")
+            return
+        case = post_case_card(ix.client, ix.services, request.case_id, channel_id=channel, actor=ix.user_id)
+        if case is None:
+            return  # posted already
+        case_link = permalink(ix.client, case.channel_id, case.card_ts)
+        card = f" (<{case_link}|its card>)" if case_link else ""
+        post_in_request_thread(ix.client, request,
+                               f":ballot_box_with_ballot: Recount case #{case.id}{card} is open: notice under "
+                               "C.R.S. 1-13.5-1306(2)(b)(I), then the cost, the requester's notice of it and its "
+                               "collection ((2)(b)(II)–(IV)) before counting.")
+        request_link = permalink(ix.client, request.channel_id, request.card_ts)
+        request_ref = f"<{request_link}|recount request #{request.id}>" if request_link \
+            else f"recount request #{request.id}"
+        post_in_thread(ix.client, cases.case_view(ix.services, case.id),
+                       f"Opened on the approval of {request_ref} by <@{ix.user_id}>: "
+                       f"{esc(request.decision_note or '')}")
+    except SlackApiError as exc:
+        log.warning("could not announce the decision on request %s: %s", request.id, exc.response.get("error"))
+        case = f"; recount case #{request.case_id} is open" if request.case_id else ""
+        ix.tell(f"Recorded: request #{request.id} {request.status}{case}. But I could not post it in Slack "
+                f"({exc.response.get('error')}); tell the team in the request's thread.")

@@ -1,0 +1,44 @@
+"""`/recount canvass` without a date: choose the election and the day its canvass board certified. Pure."""
+from __future__ import annotations
+
+import json
+
+from bot.services.canvass import ElectionCanvass
+from handlers.blocks.common import context, day, esc, modal, option, plain, section
+from handlers.ids import Block, View
+from rules.statute import cite
+
+SELECT_OPTIONS_LIMIT = 100
+
+
+def _label(election: ElectionCanvass) -> str:
+    entered = f" · canvass {election.canvass_date:%Y-%m-%d}" if election.canvass_date else ""
+    return f"{election.name} ({election.election_date:%Y-%m-%d}){entered}"
+
+
+def canvass_modal(elections: list[ElectionCanvass], *, channel_id: str | None) -> dict:
+    latest = elections[0]
+    blocks: list[dict] = [
+        section("Enter the day the canvass board certified the election's official abstract. A requested recount "
+                f"must be completed no later than the 28th day after canvassing ({cite('(2)(e)')}): every "
+                "requested recount of the election gets its exact deadline, no longer an estimate."),
+        context(f"The canvass is due no later than the 14th day after the election ({cite(section='1-13.5-1305')}). "
+                "Enter it once it has happened; it cannot be in the future."),
+    ]
+    if len(elections) > 1:
+        options = [option(_label(e), str(e.id)) for e in elections[:SELECT_OPTIONS_LIMIT]]
+        blocks.append({"type": "input", "block_id": Block.CANVASS_ELECTION.value, "label": plain("Election"),
+                       "element": {"type": "static_select", "action_id": Block.CANVASS_ELECTION.value,
+                                   "options": options, "initial_option": options[0]}})
+    else:
+        entered = f"; canvass entered as {day(latest.canvass_date)}" if latest.canvass_date else ""
+        blocks.append(section(f"*Election:* {esc(latest.name)} of {day(latest.election_date)} "
+                              f"({esc(latest.local_government)}){entered}"))
+    picker = {"type": "datepicker", "action_id": Block.CANVASS_DATE.value, "placeholder": plain("Canvass date")}
+    if latest.canvass_date:
+        picker["initial_date"] = latest.canvass_date.isoformat()
+    blocks.append({"type": "input", "block_id": Block.CANVASS_DATE.value, "label": plain("Canvass date"),
+                   "element": picker})
+    metadata = json.dumps({"election_id": latest.id, "channel_id": channel_id})
+    return modal("Canvass date", blocks, callback_id=View.CANVASS.value, submit="Record",
+                 private_metadata=metadata)

@@ -1,0 +1,196 @@
+"""The recount request form (1306(2)(a)) and the decision form. Pure builders.
+
+Step 1 (`View.REQUEST_PICK`) chooses the contest; choosing it redraws the form as step 2
+(`View.REQUEST_ENTER`, by `views.update`), and "Next" does the same by `response_action: update` when
+that redraw was lost. Step 2 keeps the contest select, so a refusal about the contest is shown on it.
+
+`private_metadata` (JSON, short keys):
+
+    step 1, step 2   {"c": channel where `/recount request` was typed (null from the shortcut),
+                      "k": contest id shown (step 2)}
+    decision         {"r": request id, "a": 1 approve | 0 reject}
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+from typing import Any
+
+from bot.services.requests import ContestOption, RequestForm, RequestView
+from handlers.blocks.common import context, day, esc, message_modal, modal, option, plain, section
+from handlers.blocks.requested_case import PARTY_LABEL
+from handlers.ids import Block, View
+from rules.requests import PartyKind
+
+TITLE = "Recount request"
+SELECT_OPTIONS_LIMIT = 100
+KIND_LABEL = {"candidate": "candidate race", "question": "ballot issue or question"}
+PARTY_OPTIONS = [
+    (PartyKind.ELIGIBLE_ELECTOR.value, "An eligible elector", "May request a recount of any contest"),
+    (PartyKind.CANDIDATE.value, "A candidate in this contest", "Requests in their own favor"),
+    (PartyKind.ISSUE_COMMITTEE.value, "The issue committee", "For a ballot issue or question: in favor of its side"),
+]
+
+
+def metadata(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+def metadata_of(view: dict) -> dict[str, Any]:
+    try:
+        data = json.loads(view.get("private_metadata") or "{}")
+    except ValueError:
+        data = {}
+    return data if isinstance(data, dict) else {}
+
+
+def in_favor_block(contest_id: int) -> str:
+    return f"{Block.REQUEST_IN_FAVOR_OF_PREFIX.value}{contest_id}"
+
+
+# ------------------------------------------------------------------ small pieces
+def _input(block_id: str, label: str, element: dict[str, Any], *, optional: bool = False, hint: str | None = None,
+           dispatch: bool = False) -> dict[str, Any]:
+    # The element's action_id is its block's id (handlers.ids.value_of reads it so).
+    out: dict[str, Any] = {"type": "input", "block_id": block_id, "label": plain(label, 2000),
+                           "element": {**element, "action_id": block_id}, "optional": optional}
+    if hint:
+        out["hint"] = plain(hint, 2000)
+    if dispatch:
+        out["dispatch_action"] = True
+    return out
+
+
+def _select(options: list[dict], *, initial: str | None, placeholder: str) -> dict[str, Any]:
+    element: dict[str, Any] = {"type": "static_select", "placeholder": plain(placeholder, 150)}
+    if len(options) <= SELECT_OPTIONS_LIMIT:
+        element["options"] = options
+    else:
+        element["option_groups"] = [
+            {"label": plain(f"{i + 1}–{min(i + SELECT_OPTIONS_LIMIT, len(options))}", 75),
+             "options": options[i:i + SELECT_OPTIONS_LIMIT]}
+            for i in range(0, len(options), SELECT_OPTIONS_LIMIT)][:SELECT_OPTIONS_LIMIT]
+    chosen = next((o for o in options if o["value"] == initial), None)
+    if chosen is not None:
+        element["initial_option"] = chosen
+    return element
+
+
+def _text(block: Block, label: str, *, max_length: int, placeholder: str | None = None, hint: str | None = None,
+          multiline: bool = False) -> dict[str, Any]:
+    element: dict[str, Any] = {"type": "plain_text_input", "max_length": max_length, "multiline": multiline}
+    if placeholder:
+        element["placeholder"] = plain(placeholder, 150)
+    return _input(block.value, label, element, hint=hint)
+
+
+def _contest_select(form: RequestForm, contest_id: int | None) -> dict[str, Any]:
+    options = [option(c.name, str(c.id)) for c in form.contests]
+    return _input(Block.REQUEST_CONTEST.value, "Contest", _select(
+        options, initial=str(contest_id) if contest_id is not None else None, placeholder="Choose the contest"),
+        dispatch=True, hint=f"The contests of {form.election} with returns.")
+
+
+def _where(approvals_channel: str | None, channel_id: str | None) -> str:
+    target = approvals_channel or channel_id
+    if target is None:
+        return ("No approvals channel is set: an official sets one with "
+                "`/recount admin setting approvals-channel #channel`.")
+    return f"An accepted request is posted in <#{target}> for a designated election official to approve or reject."
+
+
+def _window(form: RequestForm) -> str:
+    return (f"Written requests may be filed through *{day(form.window_closes)}* ({esc(form.window_note)}; "
+            "C.R.S. 1-13.5-1306(2)(a)).")
+
+
+def loading_modal() -> dict:
+    return modal(TITLE, [section(":hourglass_flowing_sand: Loading the contests…")],
+                 callback_id=View.MESSAGE.value, close="Close")
+
+
+# ------------------------------------------------------------------ step 1
+def pick_modal(form: RequestForm, *, channel_id: str | None, approvals_channel: str | None) -> dict:
+    blocks = [
+        section("Enter a written request for a recount at the requester's expense (C.R.S. 1-13.5-1306(2)(a)). "
+                "Choose the contest; its details come next."),
+        context(_window(form)),
+        _contest_select(form, None),
+        context(_where(approvals_channel, channel_id)),
+    ]
+    return modal(TITLE, blocks, callback_id=View.REQUEST_PICK.value, submit="Next",
+                 private_metadata=metadata({"c": channel_id}))
+
+
+# ------------------------------------------------------------------ step 2
+def _contest_summary(contest: ContestOption) -> str:
+    seats = f"{contest.seats} seat{'s' if contest.seats != 1 else ''}"
+    votes = " · ".join(f"{esc(c.name)} {c.votes:,}" for c in contest.choices)
+    return f"{KIND_LABEL.get(contest.kind, contest.kind)} · {seats}\n{votes}"
+
+
+def enter_modal(form: RequestForm, contest: ContestOption, *, channel_id: str | None,
+                approvals_channel: str | None, today: dt.date) -> dict:
+    blocks: list[dict] = [_contest_select(form, contest.id), context(_contest_summary(contest)[:3000])]
+    if contest.case_id is not None:
+        blocks.append(context(f":warning: A recount of this contest is already open (case #{contest.case_id})."))
+    blocks += [
+        _text(Block.REQUEST_REQUESTER_NAME, "Requester's name", max_length=300,
+              placeholder="As written on the request"),
+        _text(Block.REQUEST_REQUESTER_CONTACT, "Requester's contact", max_length=500,
+              placeholder="Address, email or phone",
+              hint="Where the cost of the recount is sent (C.R.S. 1-13.5-1306(2)(b)(III))."),
+        _input(Block.REQUEST_PARTY_KIND.value, "The requester is", {
+            "type": "radio_buttons",
+            "options": [{"text": plain(label, 75), "value": value, "description": plain(note, 75)}
+                        for value, label, note in PARTY_OPTIONS]},
+            hint="The interested parties (2)(a) names."),
+        _input(in_favor_block(contest.id), "In favor of", _select(
+            [option(c.name, str(c.id)) for c in contest.choices], initial=None, placeholder="Choose the choice"),
+            hint="The choice the recount is requested for: a candidate names themselves, an issue committee its "
+                 "side. It decides a refund under (2)(d)."),
+        _input(Block.REQUEST_RECEIVED_ON.value, "Written request received on", {
+            "type": "datepicker", "initial_date": today.isoformat(),
+            "placeholder": plain("The day the office received it")}),
+        _text(Block.REQUEST_REFERENCE, "Reference to the written request", max_length=300,
+              placeholder="e.g. letter of 2026-11-05, file no. R-2026-01"),
+        _input(Block.REQUEST_REQUESTER_USER.value, "The requester in Slack", {
+            "type": "users_select", "placeholder": plain("If they are in this workspace")}, optional=True,
+            hint="A person may not decide their own request."),
+        context(_window(form)),
+        context(_where(approvals_channel, channel_id)),
+    ]
+    return modal(TITLE, blocks, callback_id=View.REQUEST_ENTER.value, submit="Enter request",
+                 private_metadata=metadata({"c": channel_id, "k": contest.id}))
+
+
+# ------------------------------------------------------------------ the decision
+def decision_modal(request: RequestView, *, approve: bool) -> dict:
+    who = f"{esc(request.requester_name)} ({PARTY_LABEL.get(request.party_kind, request.party_kind)})"
+    if approve:
+        what = (f"*Approve* the request of {who} for a recount of *{esc(request.contest)}* in favor of "
+                f"{esc(request.in_favor_of)}?\nApproval opens the requested recount: before counting, notice "
+                "under (2)(b)(I), then the cost is determined, the requester notified and the cost collected "
+                "((2)(b)(II)–(IV)).")
+    else:
+        what = (f"*Reject* the request of {who} for a recount of *{esc(request.contest)}*?\nNo recount is opened; "
+                "the note is kept in the record.")
+    blocks = [
+        section(what),
+        context(f"Received {day(request.received_on)} · ref. {esc(request.received_reference)} · request "
+                f"#{request.id}"),
+        _input(Block.REQUEST_NOTE.value, "Note", {
+            "type": "plain_text_input", "multiline": True, "max_length": 2000,
+            "placeholder": plain("Why: e.g. timely, requester verified as an eligible elector")},
+            hint="Required. Posted in the request's thread and kept in the audit log."),
+    ]
+    title, submit = ("Approve request", "Approve") if approve else ("Reject request", "Reject")
+    return modal(title, blocks, callback_id=View.REQUEST_DECISION.value, submit=submit,
+                 private_metadata=metadata({"r": request.id, "a": 1 if approve else 0}))
+
+
+def no_approvals_channel() -> dict:
+    return message_modal(TITLE, (
+        "Requests entered from the shortcut are posted for approval in the office's approvals channel, and none "
+        "is set. A designated election official sets one with `/recount admin setting approvals-channel "
+        "#channel`. Or type `/recount request` in the channel where the team decides requests."))
