@@ -6,7 +6,7 @@ from handlers.registry import Registry
 
 def build_registry() -> Registry:
     from handlers import approvals, commands, notices, requests, returns
-    from handlers import canvass, case_money, counting
+    from handlers import canvass, case_money, counting, home
 
     registry = Registry()
     commands.register(registry)
@@ -17,4 +17,5 @@ def build_registry() -> Registry:
     case_money.register(registry)
     counting.register(registry)
     canvass.register(registry)
+    home.register(registry)
     return registry

@@ -161,6 +161,14 @@ class SlackHarness:
         }
         return self._interactive(payload)
 
+    def event(self, event: dict, *, event_id: str | None = None, **headers: str) -> Reply:
+        """An Events API delivery (`event_callback`), as Slack sends it; the same event_id is a retry."""
+        body = {"token": "legacy-verification-token", "team_id": TEAM, "api_app_id": "A0RECOUNT1",
+                "event": event, "type": "event_callback", "event_id": event_id or f"Ev{unique_id().upper()}",
+                "event_time": int(time.time())}
+        return self.post(json.dumps(body).encode(), "application/json",
+                         headers={k.replace("_", "-"): v for k, v in headers.items()})
+
     # ---------------------------------------------------------------- what the bot did
     def wait(self, method: str, count: int = 1, timeout: float = 10) -> list:
         return self.slack.wait_for(method, count=count, timeout=timeout)
