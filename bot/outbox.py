@@ -61,6 +61,15 @@ def enqueue(session: Session, *, method: str, payload: dict, workspace_id: int |
     return row
 
 
+def idle(db: Database, now: dt.datetime) -> bool:
+    """Nothing ready to deliver and nothing being delivered (rows waiting for a retry later do not count)."""
+    with db.transaction() as session:
+        busy = session.scalar(select(OutboxMessage.id).where(or_(
+            OutboxMessage.status == OutboxStatus.SENDING.value,
+            (OutboxMessage.status == OutboxStatus.PENDING.value) & (OutboxMessage.next_attempt_at <= now))).limit(1))
+    return busy is None
+
+
 @dataclass
 class DeliveryReport:
     sent: int = 0

@@ -83,7 +83,7 @@ def submit_decision(ix: Interaction) -> None:
         return
     ix.ack()  # closes the modal: the decision is told in the card's thread
     ix.channel_id = request.channel_id  # a modal has no channel: anything for this person alone goes beside the card
-    _announce(ix, request)
+    ix.later(lambda: _announce(ix, request))  # after the modal has closed: several Slack calls
 
 
 def _announce(ix: Interaction, request: RequestView) -> None:
@@ -112,7 +112,7 @@ def _announce(ix: Interaction, request: RequestView) -> None:
         request_link = permalink(ix.client, request.channel_id, request.card_ts)
         request_ref = f"<{request_link}|recount request #{request.id}>" if request_link \
             else f"recount request #{request.id}"
-        post_in_thread(ix.client, cases.case_view(ix.services, case.id),
+        post_in_thread(ix.services, cases.case_view(ix.services, case.id),
                        f"Opened on the approval of {request_ref} by <@{ix.user_id}>: "
                        f"{esc(request.decision_note or '')}")
     except SlackApiError as exc:

@@ -107,9 +107,9 @@ def _announce(ix: Interaction, result: CanvassRecorded) -> None:
                 else f"stays *{day(after)}*"
         else:
             change = f"moved from {was} to *{day(after)}*"
-        refresh_card(ix.client, case)
+        refresh_card(ix.services, case)
         try:
-            post_in_thread(ix.client, case, f":calendar: The canvass of {esc(result.election)} was {entered} by "
+            post_in_thread(ix.services, case, f":calendar: The canvass of {esc(result.election)} was {entered} by "
                                             f"<@{ix.user_id}>. This recount's completion deadline {change}: 28 days "
                                             f"after canvassing ({citation}).{warning}")
         except SlackApiError as exc:  # the record is committed; one unreachable thread must not hide the others

@@ -1,11 +1,16 @@
-"""Posting and refreshing a case's card; later updates go into its thread."""
+"""Posting and refreshing a case's card; later updates go into its thread.
+
+Card edits and thread posts are queued in the outbox (bot/outbox.py) and delivered by the worker
+thread, woken at once: a Slack outage or a 429 delays them but loses none, and a modal's answer
+never waits for them.
+"""
 from __future__ import annotations
 
 import logging
 
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
 
+from bot.outbox import enqueue
 from bot.services import cases
 from bot.services.cases import CaseView
 from bot.services.context import Services
@@ -31,18 +36,27 @@ def post_case_card(client: WebClient, services: Services, case_id: int, *, chann
     return cases.case_view(services, case_id)
 
 
-def refresh_card(client: WebClient, case: CaseView) -> None:
-    if not case.card_ts or not case.channel_id or case.card_ts.startswith(cases.CLAIM):
-        return
-    try:
-        client.chat_update(channel=case.channel_id, ts=case.card_ts, text=case_text(case), blocks=case_card(case))
-    except SlackApiError as exc:
-        # The record is already committed; a card that cannot be edited (deleted, archived channel) is
-        # logged, and the thread post that follows still tells the team.
-        log.warning("could not edit the card of case %s: %s", case.id, exc.response.get("error"))
+def _queue(services: Services, method: str, payload: dict, workspace_id: int | None = None) -> None:
+    with services.db.transaction() as session:
+        enqueue(session, method=method, payload=payload, workspace_id=workspace_id, now=services.now())
+    services.outbox_wake.set()
 
 
-def post_in_thread(client: WebClient, case: CaseView, text: str, blocks: list[dict] | None = None) -> None:
-    if not case.card_ts or not case.channel_id or case.card_ts.startswith(cases.CLAIM):
-        return
-    client.chat_postMessage(channel=case.channel_id, thread_ts=case.card_ts, text=text, blocks=blocks)
+def _has_card(case: CaseView) -> bool:
+    return bool(case.card_ts and case.channel_id and not case.card_ts.startswith(cases.CLAIM))
+
+
+def refresh_card(services: Services, case: CaseView) -> None:
+    """Edit the case's card to show its current state."""
+    if _has_card(case):
+        _queue(services, "chat.update", {"channel": case.channel_id, "ts": case.card_ts, "text": case_text(case),
+                                         "blocks": case_card(case)})
+
+
+def post_in_thread(services: Services, case: CaseView, text: str, blocks: list[dict] | None = None) -> None:
+    """A message in the case's thread."""
+    if _has_card(case):
+        payload = {"channel": case.channel_id, "thread_ts": case.card_ts, "text": text}
+        if blocks:
+            payload["blocks"] = blocks
+        _queue(services, "chat.postMessage", payload)

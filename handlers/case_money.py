@@ -286,10 +286,10 @@ def submit_cost(ix: Interaction) -> None:
     ix.ack()
     case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
     _after_modal(ix, case)
-    refresh_card(ix.client, case)
-    post_in_thread(ix.client, case, _cost_message(case, determination.total, ix.user_id))
+    refresh_card(ix.services, case)
+    post_in_thread(ix.services, case, _cost_message(case, determination.total, ix.user_id))
     letter = cost_notice_letter(case, today=ix.services.today(), signer=_signer(ix))
-    post_in_thread(ix.client, case, letter_text(case), blocks=letter_blocks(case, letter))
+    post_in_thread(ix.services, case, letter_text(case), blocks=letter_blocks(case, letter))
 
 
 def _cost_message(case: CaseView, total: Decimal, actor: str) -> str:
@@ -372,13 +372,13 @@ def submit_cost_notice(ix: Interaction) -> None:
     ix.ack()
     case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
     _after_modal(ix, case)
-    refresh_card(ix.client, case)
+    refresh_card(ix.services, case)
     text = cost_notice_recorded(case, cost=notice.cost, method=notice.method, by=notice.notified_by,
                                 at=notice.notified_at, actor=ix.user_id)
     money_view = case.money
     if money_view.due:
         text += f" {format_money(money_view.due)} is now due from the requester on demand ({cite('(2)(c)')})."
-    post_in_thread(ix.client, case, text)
+    post_in_thread(ix.services, case, text)
 
 
 # ------------------------------------------------------------------ (2)(b)(IV), (2)(c): payments
@@ -422,8 +422,8 @@ def submit_payment(ix: Interaction) -> None:
     ix.ack()
     case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
     _after_modal(ix, case)
-    refresh_card(ix.client, case)
-    post_in_thread(ix.client, case, _payment_message(case, amount, method, reference, received_by, ix.user_id))
+    refresh_card(ix.services, case)
+    post_in_thread(ix.services, case, _payment_message(case, amount, method, reference, received_by, ix.user_id))
 
 
 def _payment_message(case: CaseView, amount: Decimal, method: str, reference: str, received_by: str,

@@ -26,6 +26,6 @@ def committee_command(ix: Interaction, args: str) -> None:
     ix.tell(f"Issue committee {added.committee}{supports} recorded for {added.contest}.")
     if added.case_id is not None:
         case = cases.case_view(ix.services, added.case_id)
-        refresh_card(ix.client, case)
-        post_in_thread(ix.client, case, f"Issue committee {added.committee}{supports} added by <@{ix.user_id}>; "
+        refresh_card(ix.services, case)
+        post_in_thread(ix.services, case, f"Issue committee {added.committee}{supports} added by <@{ix.user_id}>; "
                                         "it is owed notice of the recount (C.R.S. 1-13.5-1306(1)).")

@@ -45,8 +45,8 @@ def start_counting(ix: Interaction) -> None:
         ix.tell(f"Counting had already started: {denver(case.counting_started_at)}, by "
                 f"<@{case.counting_started_by}>. Nothing changed.")
         return
-    refresh_card(ix.client, case)
-    post_in_thread(ix.client, case, started_text(case))
+    refresh_card(ix.services, case)
+    post_in_thread(ix.services, case, started_text(case))
 
 
 def started_text(case: CaseView) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -25,6 +26,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from sqlalchemy.exc import IntegrityError
 
+from bot.executors import CountingExecutor
 from bot.services import access
 from bot.services.access import Member
 from bot.services.context import Services
@@ -34,6 +36,8 @@ from handlers.registry import ANYONE, Registry, Route, Surface
 from storage.models import ProcessedDelivery, Role
 
 log = logging.getLogger("recount_bot.handlers")
+# Work a listener hands over with `Interaction.later`: it runs once the answer to Slack has gone.
+AFTER_RESPONSE = CountingExecutor(ThreadPoolExecutor(max_workers=8, thread_name_prefix="after-response"))
 
 
 def new_reference() -> str:
@@ -55,6 +59,11 @@ class Interaction:
     trigger_id: str | None
     member: Member | None = None
     extras: dict = field(default_factory=dict)
+    after: list[Callable[[], None]] = field(default_factory=list)
+
+    def later(self, work: Callable[[], None]) -> None:
+        """Run `work` after Slack has its answer (a modal closes at once; announcing takes Slack calls)."""
+        self.after.append(work)
 
     @property
     def role(self) -> Role | None:
@@ -146,6 +155,20 @@ def _fail(ix: Interaction, message: str) -> None:
         ix.tell(message)
 
 
+def _run_after(ix: Interaction) -> None:
+    for work in ix.after:
+        try:
+            work()
+        except Exception:
+            reference = new_reference()
+            log.exception("work after %s failed; reference %s", ix.route.label, reference)
+            try:
+                ix.tell(f":warning: Your change was recorded, but telling the channel failed. Reference: "
+                        f"*{reference}*.")
+            except Exception:
+                log.exception("could not tell the user about reference %s", reference)
+
+
 def run_route(ix: Interaction) -> None:
     """Everything around a listener: role, de-duplication, and the one error handler."""
     route = ix.route
@@ -175,6 +198,8 @@ def run_route(ix: Interaction) -> None:
     finally:
         if route.surface is Surface.VIEW and not ix.acked:
             ix.ack()
+        if ix.after:
+            AFTER_RESPONSE.submit(_run_after, ix)
 
 
 def register_routes(app: App, registry: Registry, services: Services) -> None:

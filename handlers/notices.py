@@ -69,8 +69,8 @@ def submit_notice(ix: Interaction) -> None:
         ix.channel_id = result.case.channel_id  # a modal has no channel; tell them where the card is
         ix.tell(f"The notice to {who} had already been recorded by <@{notice.recorded_by}>; nothing was changed.")
         return
-    refresh_card(ix.client, result.case)
-    post_in_thread(ix.client, result.case,
+    refresh_card(ix.services, result.case)
+    post_in_thread(ix.services, result.case,
                    f":white_check_mark: Notice to {esc(who)} recorded by <@{ix.user_id}>: given by "
                    f"{esc(notice.given_by)} by {notice.method}, {denver(notice.given_at)} ({notice.citation}). "
                    f"{result.case.notices_outstanding} still outstanding.")

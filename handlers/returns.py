@@ -225,8 +225,8 @@ def submit_entry(ix: Interaction) -> None:
             _errors(ix, view, exc, blocks)
             return
         raise  # not about a field (a newer version, ...): the modal tells it
-    ix.ack()  # closes the modal: what follows is told in the channel
-    _announce(ix, result, channel_id=meta.get("c"))
+    ix.ack()  # closes the modal: what follows is told in the channel, once Slack has its answer
+    ix.later(lambda: _announce(ix, result, channel_id=meta.get("c")))
 
 
 def _announce(ix: Interaction, result: survey_entry.EntryResult, *, channel_id: str | None) -> None:
@@ -250,7 +250,7 @@ def _announce(ix: Interaction, result: survey_entry.EntryResult, *, channel_id: 
     if not case.card_ts:
         return
     try:
-        post_in_thread(ix.client, case, case_thread_note(result, ix.user_id, case_version=case.survey_version))
+        post_in_thread(ix.services, case, case_thread_note(result, ix.user_id, case_version=case.survey_version))
     except SlackApiError as exc:
         log.warning("could not post the correction in the thread of case %s: %s", case.id,
                     exc.response.get("error"))

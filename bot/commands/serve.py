@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     worker_stop = None
     if not getattr(args, "no_worker", False):
         worker = Worker(db, worker_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_base_url),
-                        worker_id="serve")
+                        worker_id="serve", wake=started.services.outbox_wake)
         _, worker_stop = start_in_thread(worker)
         log.info("delivering reminders and queued posts in this process (--no-worker to leave it to "
                  "`recount-bot worker`)")
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandFailed(f"cannot listen on {host}:{port} (PORT): {exc.strerror or exc}") from None
     finally:
         if worker_stop is not None:
-            worker_stop.set()
+            worker_stop.stop_and_wake()
         db.dispose()
     log.info("stopped")
     return 0

@@ -28,6 +28,7 @@ class Started:
     db: Database
     app: App
     identity: str  # "team Recount Office (T0123) as @recount-bot", from auth.test
+    services: Services | None = None
 
 
 def settings_or_exit(*, require_app_token: bool = False) -> Settings:
@@ -69,7 +70,8 @@ def start_app(*, require_app_token: bool = False) -> Started:
     db = open_database(settings.database_url)
     try:
         identity = verify_token(settings)
-        app = build_app(services=Services(db), bot_token=settings.slack_bot_token.get_secret_value(),
+        services = Services(db)
+        app = build_app(services=services, bot_token=settings.slack_bot_token.get_secret_value(),
                         signing_secret=settings.slack_signing_secret.get_secret_value(),
                         api_base_url=settings.slack_api_base_url)
     except BoltError as exc:  # auth.test passed a moment ago; Bolt refused for another reason
@@ -78,4 +80,4 @@ def start_app(*, require_app_token: bool = False) -> Started:
     except BaseException:
         db.dispose()
         raise
-    return Started(settings, db, app, identity)
+    return Started(settings, db, app, identity, services)

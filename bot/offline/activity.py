@@ -10,55 +10,25 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from concurrent.futures import Executor, Future
-from typing import Any, Callable
+from concurrent.futures import Executor
+from typing import Callable
 
 from slack_bolt import App
 
+from bot.executors import CountingExecutor
+
 log = logging.getLogger("recount_bot.offline")
-
-
-class CountingExecutor(Executor):
-    def __init__(self, inner: Executor) -> None:
-        self.inner = inner
-        self._running = 0
-        self._changed = threading.Condition()
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future:
-        with self._changed:
-            self._running += 1
-        try:
-            future = self.inner.submit(fn, *args, **kwargs)
-        except BaseException:
-            self._done(None)
-            raise
-        future.add_done_callback(self._done)
-        return future
-
-    def _done(self, _future: Future | None) -> None:
-        with self._changed:
-            self._running -= 1
-            self._changed.notify_all()
-
-    @property
-    def running(self) -> int:
-        with self._changed:
-            return self._running
-
-    def wait_idle(self, timeout: float) -> bool:
-        with self._changed:
-            return self._changed.wait_for(lambda: self._running == 0, timeout=timeout)
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self.inner.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
 class Activity:
     """`wait_idle()`: block until no listener task runs. Falls back to a quiet period if Bolt changes its insides."""
 
-    def __init__(self, app: App, changes: Callable[[], int]) -> None:
+    def __init__(self, app: App, changes: Callable[[], int], outbox_idle: Callable[[], bool] | None = None) -> None:
+        from handlers.interaction import AFTER_RESPONSE
+
         self.executors: list[CountingExecutor] = []
         self._changes = changes  # a counter of stand-in activity, for the fallback
+        self._outbox_idle = outbox_idle or (lambda: True)
         runner = getattr(app, "listener_runner", None)
         lazy = getattr(runner, "lazy_listener_runner", None)
         wrapped: dict[int, CountingExecutor] = {}
@@ -70,16 +40,24 @@ class Activity:
                 counting = wrapped.setdefault(id(inner), CountingExecutor(inner))
                 setattr(owner, attribute, counting)
         self.executors = list(wrapped.values())
+        if self.executors:
+            self.executors.append(AFTER_RESPONSE)  # what listeners hand over to run after Slack's answer
         if not self.executors:  # pragma: no cover - only if Bolt renames its runners
             log.warning("cannot see Bolt's listener executor; waiting for a quiet moment instead")
 
     def wait_idle(self, timeout: float = 30.0, quiet: float = 0.5) -> bool:
+        """Idle: no listener task, no after-response work, and nothing in the outbox ready to deliver."""
         if self.executors:
             deadline = time.monotonic() + timeout
             while True:  # idle when every executor is idle at once (a task may start another)
                 for executor in self.executors:
                     if not executor.wait_idle(max(0.0, deadline - time.monotonic())):
                         return False
+                if not self._outbox_idle():
+                    if time.monotonic() > deadline:
+                        return False
+                    time.sleep(0.02)
+                    continue
                 if all(e.running == 0 for e in self.executors):
                     return True
         deadline, seen, since = time.monotonic() + timeout, self._changes(), time.monotonic()

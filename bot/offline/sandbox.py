@@ -105,12 +105,15 @@ class Sandbox:
                 self.seeded = seed(self.services, workspace.team_id, workspace.team_name, staff)
             app = build_app(services=self.services, bot_token=self.bot_token, signing_secret=self.signing_secret,
                             api_base_url=self.standin.base_url)
-            self.activity = Activity(app, lambda: len(self.standin.calls))
+            from bot import outbox
+
+            self.activity = Activity(app, lambda: len(self.standin.calls),
+                                     outbox_idle=lambda: outbox.idle(self.db, self.services.now()))
             self.server = self._listen(WebApp(app, self.db)).start()
             from bot.worker.loop import Worker, start_in_thread, worker_client
 
             worker = Worker(self.db, worker_client(self.bot_token, self.standin.base_url),
-                            clock=self.services.clock, worker_id="offline")
+                            clock=self.services.clock, worker_id="offline", wake=self.services.outbox_wake)
             _, self.worker_stop = start_in_thread(worker, interval=1.0)
         except BaseException:
             self.stop()
@@ -130,7 +133,7 @@ class Sandbox:
 
     def stop(self) -> None:
         if self.worker_stop is not None:
-            self.worker_stop.set()
+            self.worker_stop.stop_and_wake()
         if self.server is not None:
             self.server.stop()
         if self.standin is not None:

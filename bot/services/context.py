@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -14,6 +15,9 @@ from storage.types import utcnow
 class Services:
     db: Database
     clock: Callable[[], dt.datetime] = field(default=utcnow)
+    # Set after a use case queues Slack posts in the outbox, so the worker delivers them at once
+    # instead of at its next poll.
+    outbox_wake: threading.Event = field(default_factory=threading.Event)
 
     def now(self) -> dt.datetime:
         moment = self.clock()

@@ -30,8 +30,10 @@ class TickReport:
 
 class Worker:
     def __init__(self, db: Database, client: WebClient, *, clock: Callable[[], dt.datetime] = utcnow,
-                 worker_id: str = "worker", batch: int = 20) -> None:
-        self.db, self.clock, self.batch = db, clock, batch
+                 worker_id: str = "worker", batch: int = 20, wake: threading.Event | None = None,
+                 reminders: bool = True) -> None:
+        self.db, self.clock, self.batch, self.reminders = db, clock, batch, reminders
+        self.wake = wake or threading.Event()
         self.delivery = OutboxDelivery(db, client, clock=clock, worker_id=worker_id)
 
     def schedule(self) -> tuple[int, int]:
@@ -43,7 +45,7 @@ class Worker:
         return synced, queued
 
     def tick(self) -> TickReport:
-        synced, queued = self.schedule()
+        synced, queued = self.schedule() if self.reminders else (0, 0)
         report = TickReport(synced, queued)
         while True:  # deliver everything ready now, a batch at a time
             batch = self.delivery.run_once(self.batch)
@@ -63,7 +65,9 @@ class Worker:
                              report.delivery.recovered)
             except Exception:  # a bad tick must not stop reminders for good; the next one retries
                 log.exception("worker tick failed")
-            stop.wait(interval)
+            # Sleep until the next poll, or until a use case says it queued posts.
+            if self.wake.wait(interval):
+                self.wake.clear()
 
 
 def worker_client(token: str, base_url: str) -> WebClient:
@@ -78,4 +82,10 @@ def start_in_thread(worker: Worker, interval: float = 5.0) -> tuple[threading.Th
     stop = threading.Event()
     thread = threading.Thread(target=worker.run, args=(stop, interval), name="worker", daemon=True)
     thread.start()
+
+    def stop_and_wake() -> None:
+        stop.set()
+        worker.wake.set()
+
+    stop.stop_and_wake = stop_and_wake  # type: ignore[attr-defined]
     return thread, stop

@@ -69,8 +69,26 @@ class SlackHarness:
                              api_base_url=self.slack.base_url)
         self.server = RunningServer(WebApp(self.app, db)).start()
         self.signer = SignatureVerifier(SIGNING_SECRET)
+        # Card edits and thread posts go through the outbox: deliver them as the server's worker thread
+        # would. Reminders are left out here (tests/storage/test_worker.py drives them with the clock).
+        from bot.worker.loop import Worker, start_in_thread, worker_client
+
+        worker = Worker(db, worker_client("xoxb-test-token", self.slack.base_url), clock=self.clock,
+                        wake=self.services.outbox_wake, reminders=False, worker_id="harness")
+        _, self._worker_stop = start_in_thread(worker, interval=0.5)
+        from bot import outbox
+        from bot.offline.activity import Activity
+
+        self.activity = Activity(self.app, lambda: len(self.slack.calls),
+                                 outbox_idle=lambda: outbox.idle(db, self.clock()))
+
+    def settle(self, timeout: float = 20) -> None:
+        """Wait until the bot has done everything a request set off: deferred listeners, work after the
+        answer, and the outbox's deliveries. What a person would see after a moment."""
+        assert self.activity.wait_idle(timeout), "the bot did not finish its work"
 
     def close(self) -> None:
+        self._worker_stop.stop_and_wake()
         self.server.stop()
         self.slack.stop()
 
@@ -105,12 +123,16 @@ class SlackHarness:
             "response_url": self.slack.issue_response_url(channel=channel, user=user),
             "trigger_id": self.slack.issue_trigger_id(user),
         }
-        return self.post(urllib.parse.urlencode(form).encode(), "application/x-www-form-urlencoded",
-                         headers={k.replace("_", "-"): v for k, v in headers.items()})
+        reply = self.post(urllib.parse.urlencode(form).encode(), "application/x-www-form-urlencoded",
+                          headers={k.replace("_", "-"): v for k, v in headers.items()})
+        self.settle()
+        return reply
 
     def _interactive(self, payload: dict) -> Reply:
         body = urllib.parse.urlencode({"payload": json.dumps(payload)}).encode()
-        return self.post(body, "application/x-www-form-urlencoded")
+        reply = self.post(body, "application/x-www-form-urlencoded")
+        self.settle()
+        return reply
 
     def click(self, message: dict, action_id: str, *, user: str = OFFICIAL, channel: str = CHANNEL,
               value: str | None = None) -> Reply:
@@ -166,8 +188,10 @@ class SlackHarness:
         body = {"token": "legacy-verification-token", "team_id": TEAM, "api_app_id": "A0RECOUNT1",
                 "event": event, "type": "event_callback", "event_id": event_id or f"Ev{unique_id().upper()}",
                 "event_time": int(time.time())}
-        return self.post(json.dumps(body).encode(), "application/json",
-                         headers={k.replace("_", "-"): v for k, v in headers.items()})
+        reply = self.post(json.dumps(body).encode(), "application/json",
+                          headers={k.replace("_", "-"): v for k, v in headers.items()})
+        self.settle()
+        return reply
 
     # ---------------------------------------------------------------- what the bot did
     def wait(self, method: str, count: int = 1, timeout: float = 10) -> list:
