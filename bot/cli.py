@@ -12,11 +12,13 @@ from typing import Callable, Sequence
 
 from bot.commands import admin as admin_command
 from bot.commands import audit as audit_command
+from bot.commands import case_record as case_record_command
 from bot.commands import check as check_command
 from bot.commands import db as db_command
 from bot.commands import deadlines as deadlines_command
 from bot.commands import importing as import_command
 from bot.commands import run as run_command
+from bot.commands import sandbox as sandbox_command
 from bot.commands import serve as serve_command
 from bot.commands import socket_mode as socket_command
 from bot.commands import worker as worker_command
@@ -25,8 +27,8 @@ from bot.commands.errors import CommandFailed, UsageError
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
 
 # Each command module offers `register(subparsers)`, which sets `func` on its parser.
-COMMANDS = (run_command, check_command, deadlines_command, import_command, serve_command, socket_command,
-            db_command, audit_command, admin_command, worker_command)
+COMMANDS = (run_command, sandbox_command, check_command, deadlines_command, import_command, serve_command,
+            socket_command, db_command, audit_command, admin_command, worker_command, case_record_command)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from typing import Iterable
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -33,6 +34,8 @@ class Settings(BaseSettings):
     database_url: str = Field(default=DEFAULT_DATABASE_URL, alias="DATABASE_URL")
     port: int = Field(default=3000, ge=1, le=65535, alias="PORT")
     slack_api_base_url: str = Field(default=SLACK_API_DEFAULT, alias="SLACK_API_BASE_URL")
+    # Where people reach `recount-bot serve` from outside (certificate links); default http://localhost:PORT.
+    public_base_url: str | None = Field(default=None, alias="PUBLIC_BASE_URL")
 
     @field_validator("slack_bot_token")
     @classmethod
@@ -70,6 +73,50 @@ class Settings(BaseSettings):
             raise ValueError("must be an http:// or https:// URL")
         return value if value.endswith("/") else value + "/"
 
+    @field_validator("public_base_url")
+    @classmethod
+    def _public_base_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        return check_public_base_url(value)
+
+    @property
+    def links_base_url(self) -> str:
+        """The start of every link the bot posts to its own HTTP server."""
+        return self.public_base_url or f"http://localhost:{self.port}"
+
+
+def check_public_base_url(value: str) -> str:
+    """PUBLIC_BASE_URL as links are built from it: http(s)://host[:port][/path], without a trailing slash."""
+    cleaned = value.strip()
+    try:
+        parts = urlsplit(cleaned)
+        parts.port  # noqa: B018 - a malformed port raises here
+    except ValueError:
+        raise ValueError("must be an http:// or https:// URL like https://recount.example.org") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError("must be an http:// or https:// URL like https://recount.example.org")
+    if parts.query or parts.fragment or parts.username or parts.password or any(c.isspace() for c in cleaned):
+        raise ValueError("must be a plain base URL (no spaces, user, query or #fragment), like "
+                         "https://recount.example.org")
+    return cleaned.rstrip("/")
+
+
+def public_base_url(environ: dict[str, str] | None = None) -> str:
+    """Where people reach this process's HTTP server, read when a link is made: PUBLIC_BASE_URL, else
+    http://localhost:PORT (PORT default 3000). `serve` refuses a malformed PUBLIC_BASE_URL at start-up, so
+    a bad value here (a process that never validated its settings) falls back to the default."""
+    source = os.environ if environ is None else environ
+    raw = source.get("PUBLIC_BASE_URL") or ""
+    if raw.strip():
+        try:
+            return check_public_base_url(raw)
+        except ValueError:
+            pass
+    port = (source.get("PORT") or "").strip()
+    port = port if port.isdigit() and 1 <= int(port) <= 65535 else "3000"
+    return f"http://localhost:{port}"
+
 
 def _describe(error: dict) -> str:
     name = error["loc"][0] if error["loc"] else "setting"
@@ -81,6 +128,8 @@ def _describe(error: dict) -> str:
         shown = ""
     elif name == "DATABASE_URL":
         shown = f" {_without_password(value)!r}"
+    elif name == "PUBLIC_BASE_URL" and "@" in value:
+        shown = ""  # it may carry a user and password
     else:
         shown = f" {value!r}"
     return f"{name}{shown}: {message}"

@@ -7,6 +7,8 @@ from handlers.registry import Registry
 def build_registry() -> Registry:
     from handlers import approvals, commands, notices, requests, returns
     from handlers import canvass, case_money, counting, home
+    from handlers import certificates, completion
+    from handlers import assistants, evidence, tally
 
     registry = Registry()
     commands.register(registry)
@@ -17,5 +19,10 @@ def build_registry() -> Registry:
     case_money.register(registry)
     counting.register(registry)
     canvass.register(registry)
+    completion.register(registry)
+    certificates.register(registry)
+    tally.register(registry)
+    assistants.register(registry)
+    evidence.register(registry)
     home.register(registry)
     return registry

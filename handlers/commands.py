@@ -6,6 +6,8 @@ from handlers import admin, check, committees, help, returns  # noqa: F401
 from handlers import requests  # noqa: F401  (/recount request)
 from handlers import canvass  # noqa: F401  (/recount canvass)
 from handlers import home  # noqa: F401  (/recount deadlines)
+from handlers import record  # noqa: F401  (/recount record)
+from handlers import assistants, evidence, tally  # noqa: F401  (/recount tally, assistants, evidence)
 from handlers.ids import Command
 from handlers.interaction import Interaction
 from handlers.registry import ANYONE, Registry

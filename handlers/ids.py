@@ -17,6 +17,19 @@ class Action(str, enum.Enum):
     RECORD_COST_NOTICE = "case.cost_notice"
     RECORD_PAYMENT = "case.payment"
     START_COUNTING = "case.start_counting"
+    # --- completion (handlers/completion.py, handlers/certificates.py): (6), (2)(c), (2)(d), (2)(f) ---
+    COMPLETE_CASE = "case.complete"
+    RECORD_RESULTS_NOTICE = "case.results_notice"
+    RECORD_BALANCE = "case.balance"
+    RECORD_DELIVERY = "certificate.delivery"
+    NEW_CERTIFICATE_LINK = "certificate.new_link"
+    # --- conduct (handlers/tally.py, handlers/assistants.py, handlers/evidence.py): (3), (4), (5) ---
+    SET_UP_COUNT = "tally.set_up"  # the card: how the recount is tallied and the units expected
+    ENTER_SHEET = "tally.enter"  # the card / a thread post: open the tally-sheet form of the case
+    WITHDRAW_ENTRY = "tally.withdraw"  # the card (value: case) or a disagreement post (value: case:entry row)
+    ASSISTANTS = "assistants.open"
+    DEMAND_EVIDENCE = "evidence.demand"
+    RECORD_PRODUCTION = "evidence.production"  # value: the demand's id
 
 
 class Shortcut(str, enum.Enum):
@@ -36,6 +49,18 @@ class View(str, enum.Enum):
     COST_NOTICE = "case.cost_notice"
     PAYMENT = "case.payment"
     CANVASS = "election.canvass"
+    # --- completion (handlers/completion.py, handlers/certificates.py) ---
+    COMPLETE = "case.complete"
+    RESULTS_NOTICE = "case.results_notice"
+    BALANCE = "case.balance"
+    DELIVERY = "certificate.delivery"
+    # --- conduct (handlers/tally.py, handlers/assistants.py, handlers/evidence.py) ---
+    SET_UP_COUNT = "tally.set_up"
+    TALLY_SHEET = "tally.sheet"
+    WITHDRAW_ENTRY = "tally.withdraw"
+    ASSISTANTS = "assistants.record"
+    DEMAND_EVIDENCE = "evidence.demand"
+    RECORD_PRODUCTION = "evidence.production"
 
 
 class Block(str, enum.Enum):
@@ -105,6 +130,52 @@ class Block(str, enum.Enum):
     # The canvass date, which fixes (2)(e)'s deadline.
     CANVASS_ELECTION = "canvass.election"
     CANVASS_DATE = "canvass.date"
+    # --- completion (handlers/completion.py, handlers/certificates.py): add "complete.*", "results.*",
+    #     "balance.*", "delivery.*" ids here ---
+    COMPLETE_ACTUAL_COST = "complete.actual_cost"  # (2)(c), (d), (f): what the recount actually cost
+    RESULTS_GIVEN_BY = "results.given_by"  # (6): the notice of the results to the governing body
+    RESULTS_METHOD = "results.method"
+    RESULTS_GIVEN_AT = "results.given_at"
+    BALANCE_AMOUNT = "balance.amount"  # (2)(c): the balance due, collected on demand
+    BALANCE_METHOD = "balance.method"
+    BALANCE_REFERENCE = "balance.reference"
+    BALANCE_RECEIVED_BY = "balance.received_by"
+    DELIVERY_BY = "delivery.by"  # (6): the certificate of election delivered to the candidate
+    DELIVERY_METHOD = "delivery.method"
+    DELIVERY_AT = "delivery.at"
+    DELIVERY_DETAILS = "delivery.details"
+    # --- conduct (handlers/tally.py, handlers/assistants.py, handlers/evidence.py): "tally.*",
+    #     "assistant.*", "evidence.*" ids ---
+    # (5): how the recount is tallied
+    TALLY_METHOD = "tally.method"
+    TALLY_UNITS = "tally.units"
+    TALLY_DOUBLE_ENTRY = "tally.double_entry"
+    # (5): one tally sheet. The case select redraws the form (dispatch_action); the unit and the counts carry
+    # the case id ("tally.unit.<case>", "tally.count.<case>.<choice position>") so Slack does not carry a
+    # value chosen for one case over to the next.
+    TALLY_CASE = "tally.case"
+    TALLY_SHEET_ID = "tally.sheet_id"
+    TALLY_UNIT_PREFIX = "tally.unit."
+    TALLY_COUNT_PREFIX = "tally.count."
+    # withdrawing an entry
+    TALLY_ENTRY = "tally.entry"
+    TALLY_REASON = "tally.reason"
+    # (3): assistants, and the election's abstract preparers
+    ABSTRACT_PREPARERS = "assistant.preparers"
+    ASSISTANT_NAME = "assistant.name"
+    ASSISTANT_CAPACITY = "assistant.capacity"
+    ASSISTANT_REPLACES = "assistant.replaces"
+    ASSISTANT_DAYS = "assistant.days"
+    ASSISTANT_PAY = "assistant.pay"
+    ASSISTANT_FLAGS = "assistant.flags"  # checkboxes: member of the governing body
+    ASSISTANT_QUALIFIED = "assistant.qualified"
+    ASSISTANT_SERVED = "assistant.served"
+    # (4): evidence demanded and produced
+    EVIDENCE_WHAT = "evidence.what"
+    EVIDENCE_OF_WHOM = "evidence.of_whom"
+    EVIDENCE_WHEN = "evidence.when"
+    EVIDENCE_PRODUCED = "evidence.produced"
+    EVIDENCE_PRODUCED_AT = "evidence.produced_at"
 
 
 # Each input block holds one element; its action_id is the same as the block's, so a view's

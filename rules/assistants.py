@@ -162,7 +162,7 @@ def review_assistants(assistants: Sequence[Assistant], *, abstract_preparers: Se
         elif a.capacity is Capacity.APPOINTED_REPLACEMENT:
             target = _key(a.replaces) if a.replaces else ""
             if target not in preparers:
-                whom = f"replaces {a.replaces}, who is not" if a.replaces else "replaces no one on"
+                whom = f"replaces {a.replaces}, who is not on" if a.replaces else "replaces no one on"
                 findings.append(_warn(
                     Finding.REPLACES_NON_PREPARER, a.name,
                     f"{a.name} {whom} the list of those who prepared the abstract; (3) appoints others "

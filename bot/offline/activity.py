@@ -8,7 +8,6 @@ request has reached the Slack stand-in (each Web API call is synchronous).
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from concurrent.futures import Executor
 from typing import Callable

@@ -111,23 +111,14 @@ class ModalSession:
 
     def _follow(self, view: dict[str, Any], reply) -> dict[str, str]:
         """Apply the bot's answer to a submission as Slack would; the field errors, if any."""
-        state, uid = self.sandbox.standin.state, self.person.user_id
-        if reply.status != 200:
+        followed = self.sandbox.follow(self.person, view, reply)
+        if followed.action == "failed":
             self.say(f"└─ the bot answered HTTP {reply.status}; Slack would show “We had some trouble connecting”")
-            state.close_views(uid, view["id"])
-            return {}
-        answer = reply.json()
-        action = answer.get("response_action") if isinstance(answer, dict) else None
-        if action == "errors":
-            errors = {k: str(v) for k, v in (answer.get("errors") or {}).items()}
+        elif followed.action == "errors":
+            errors = followed.errors
             self.say(f"│ the bot refused {len(errors)} field{'s' if len(errors) != 1 else ''}; "
                      "answer again (or /cancel)")
             return errors
-        if action == "update":
-            state.update_view(answer["view"], view_id=view["id"])
-        elif action == "push":
-            state.push_view(self.sandbox.standin.issue_trigger_id(uid), answer["view"])
-        else:
-            state.close_views(uid, None if action == "clear" else view["id"])
+        elif followed.action in ("clear", "closed"):
             self.say(f"└─ submitted “{text_of(view.get('title'))}”")
         return {}

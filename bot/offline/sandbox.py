@@ -15,7 +15,7 @@ import logging
 import secrets
 import urllib.error
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from bot.app_factory import build_app
@@ -44,6 +44,14 @@ class Reply:
             return json.loads(self.body) if self.body.strip() else None
         except ValueError:
             return None
+
+
+@dataclass(frozen=True)
+class Followed:
+    """What became of a submitted modal: "errors" (with them), "update", "push", "clear", "closed" or "failed"."""
+
+    action: str
+    errors: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -96,8 +104,10 @@ class Sandbox:
 
     # ----------------------------------------------------------------- lifecycle
     def start(self) -> "Sandbox":
+        # The stand-in keeps the bot's time, so a message's time agrees with the bot's "now" (see clock.py).
         self.standin = SlackStandIn(users=[p.slack_user() for p in self.people],
-                                    channels=[{"id": self.channel.id, "name": self.channel.name}]).start()
+                                    channels=[{"id": self.channel.id, "name": self.channel.name}],
+                                    clock=self.services.clock).start()
         try:
             workspace = self.standin.state.workspace
             if self.seed_example:
@@ -109,7 +119,8 @@ class Sandbox:
 
             self.activity = Activity(app, lambda: len(self.standin.calls),
                                      outbox_idle=lambda: outbox.idle(self.db, self.services.now()))
-            self.server = self._listen(WebApp(app, self.db)).start()
+            # The bot's HTTP server keeps the sandbox's time too (certificate links expire by it).
+            self.server = self._listen(WebApp(app, self.db, clock=self.services.clock)).start()
             from bot.worker.loop import Worker, start_in_thread, worker_client
 
             worker = Worker(self.db, worker_client(self.bot_token, self.standin.base_url),
@@ -178,27 +189,56 @@ class Sandbox:
         except urllib.error.HTTPError as exc:
             return Reply(exc.code, exc.read())
 
-    def command(self, person: Person, text: str, *, command: str = COMMAND) -> Reply:
+    def command(self, person: Person, text: str, *, command: str = COMMAND, channel: str | None = None) -> Reply:
+        """A slash command typed in `channel` (the sandbox's channel by default; a DM's id for a direct message)."""
         team_id, domain = self.team
+        channel_id = channel or self.channel.id
         fields = payloads.slash_command(
-            command=command, text=text, team_id=team_id, team_domain=domain, channel_id=self.channel.id,
-            channel_name=self.channel.name, user_id=person.user_id, user_name=person.name,
-            response_url=self.standin.issue_response_url(channel=self.channel.id, user=person.user_id),
+            command=command, text=text, team_id=team_id, team_domain=domain, channel_id=channel_id,
+            channel_name=self.channel_name(channel_id), user_id=person.user_id, user_name=person.name,
+            response_url=self.standin.issue_response_url(channel=channel_id, user=person.user_id),
             trigger_id=self.standin.issue_trigger_id(person.user_id))
         return self.post(payloads.form_body(fields))
 
-    def click(self, person: Person, button: Button, message: dict[str, Any]) -> Reply:
+    def channel_name(self, channel_id: str) -> str:
+        """As Slack names the channel in a payload: its name, "directmessage" for a DM."""
+        info = self.standin.state.channels().get(channel_id, {})
+        return "directmessage" if info.get("is_im") else info.get("name", "")
+
+    def click(self, person: Person, button: Button, message: dict[str, Any],
+              state: dict[str, Any] | None = None) -> Reply:
+        """A click on a button in a message; for another element (a select, an overflow menu), its new `state`."""
         team_id, domain = self.team
         ephemeral = button.ephemeral_for is not None
         response_url = self.standin.issue_response_url(
             channel=button.channel, user=person.user_id, message_ts=None if ephemeral else button.message_ts)
-        channel_name = self.standin.state.channels().get(button.channel, {}).get("name", "")
         payload = payloads.block_actions(
             team_id=team_id, team_domain=domain, user_id=person.user_id, user_name=person.name,
-            channel_id=button.channel, channel_name=channel_name, message=message, block_id=button.block_id,
-            element=button.element, response_url=response_url,
-            trigger_id=self.standin.issue_trigger_id(person.user_id), is_ephemeral=ephemeral)
+            channel_id=button.channel, channel_name=self.channel_name(button.channel), message=message,
+            block_id=button.block_id, element=button.element, response_url=response_url,
+            trigger_id=self.standin.issue_trigger_id(person.user_id), is_ephemeral=ephemeral, state=state)
         return self.post(payloads.interaction_body(payload))
+
+    def shortcut(self, person: Person, callback_id: str) -> Reply:
+        """A global shortcut (the composer's shortcut menu)."""
+        team_id, domain = self.team
+        payload = payloads.global_shortcut(team_id=team_id, team_domain=domain, user_id=person.user_id,
+                                           user_name=person.name, callback_id=callback_id,
+                                           trigger_id=self.standin.issue_trigger_id(person.user_id))
+        return self.post(payloads.interaction_body(payload))
+
+    def dm_channel(self, person: Person) -> str:
+        """The person's direct-message channel with the bot (opened, as Slack does, on first need)."""
+        info, _ = self.standin.state.open_conversation([person.user_id])
+        return info["id"]
+
+    def home_opened(self, person: Person, tab: str = "home") -> Reply:
+        """The person opens the app's Home tab (or its Messages tab): Slack sends app_home_opened."""
+        team_id, _ = self.team
+        event = payloads.app_home_opened(user_id=person.user_id, channel_id=self.dm_channel(person), tab=tab,
+                                         view=self.standin.state.home_view(person.user_id))
+        body = payloads.json_body(payloads.event_callback(team_id=team_id, event=event))
+        return self.post(body, content_type=payloads.JSON)
 
     def submit(self, person: Person, view: dict[str, Any], values: dict[str, dict[str, dict[str, Any]]]) -> Reply:
         team_id, domain = self.team
@@ -217,14 +257,38 @@ class Sandbox:
             trigger_id=self.standin.issue_trigger_id(person.user_id))
         return self.post(payloads.interaction_body(payload))
 
-    def close_view(self, person: Person, view: dict[str, Any]) -> Reply | None:
-        """The person closes the modal (Cancel): gone from the stand-in; the bot is told if it asked to be."""
+    def close_view(self, person: Person, view: dict[str, Any], *, cleared: bool = False) -> Reply | None:
+        """The person closes the modal (Cancel): gone from the stand-in with the views above it; the bot is told
+        if it asked to be. `cleared`: the whole stack was closed at once (the X)."""
         self.standin.state.close_views(person.user_id, view.get("id"))
         if not view.get("notify_on_close"):
             return None
         team_id, domain = self.team
         return self.post(payloads.interaction_body(payloads.view_closed(
-            team_id=team_id, team_domain=domain, user_id=person.user_id, user_name=person.name, view=view)))
+            team_id=team_id, team_domain=domain, user_id=person.user_id, user_name=person.name, view=view,
+            is_cleared=cleared)))
+
+    def follow(self, person: Person, view: dict[str, Any], reply: Reply, *, close_on_failure: bool = True) -> Followed:
+        """Apply the bot's answer to a submission of `view` as Slack does: field errors keep the modal open;
+        `update` replaces it, `push` stacks a new one, `clear` closes them all, anything else closes it.
+        An answer that is not HTTP 200 is a failure: Slack keeps the modal and shows an error in it."""
+        state, uid = self.standin.state, person.user_id
+        if reply.status != 200:
+            if close_on_failure:
+                state.close_views(uid, view["id"])
+            return Followed("failed")
+        answer = reply.json()
+        action = answer.get("response_action") if isinstance(answer, dict) else None
+        if action == "errors":
+            return Followed("errors", {k: str(v) for k, v in (answer.get("errors") or {}).items()})
+        if action == "update":
+            state.update_view(answer["view"], view_id=view["id"])
+        elif action == "push":
+            state.push_view(self.standin.issue_trigger_id(uid), answer["view"])
+        else:
+            action = "clear" if action == "clear" else "closed"
+            state.close_views(uid, None if action == "clear" else view["id"])
+        return Followed(action)
 
     def wait_idle(self, timeout: float = 30.0) -> bool:
         """Until every listener started by the requests so far has finished."""

@@ -18,7 +18,7 @@ from bot.services.tally import tally_state
 from rules.serialize import to_jsonable
 from storage import audit
 from storage.models import (
-    AssistantRow, AuditEntry, CaseDeadline, Certificate, EvidenceDemand, Notice, RecountCase, RecountRequestRow,
+    AssistantRow, AuditEntry, CaseDeadline, Certificate, EvidenceDemand, RecountCase, RecountRequestRow,
     SurveyVersion, TallySheetRow,
 )
 
@@ -31,10 +31,18 @@ def _related_audit(session: Session, case: RecountCase, request: RecountRequestR
     pairs += [("notice", n.id) for n in case.notices]
     pairs += [("case_deadline", d.id) for d in session.scalars(select(CaseDeadline).where(CaseDeadline.case_id == case.id))]
     pairs += [("tally_sheet", t.id) for t in session.scalars(select(TallySheetRow).where(TallySheetRow.case_id == case.id))]
+    pairs += [("assistant", a.id) for a in session.scalars(select(AssistantRow).where(AssistantRow.case_id == case.id))]
+    pairs += [("evidence_demand", e.id) for e in session.scalars(select(EvidenceDemand).where(
+        EvidenceDemand.case_id == case.id))]
     if request is not None:
         pairs.append(("recount_request", request.id))
     condition = or_(*(and_(AuditEntry.entity == entity, AuditEntry.entity_id == str(eid)) for entity, eid in pairs))
-    return list(session.scalars(select(AuditEntry).where(condition).order_by(AuditEntry.id)))
+    rows = list(session.scalars(select(AuditEntry).where(condition).order_by(AuditEntry.id)))
+    # The election's own rows that name this case (e.g. its abstract preparers set from this case).
+    election_rows = session.scalars(select(AuditEntry).where(
+        AuditEntry.entity == "election", AuditEntry.entity_id == str(case.contest.election_id)))
+    rows += [r for r in election_rows if isinstance(r.after, dict) and r.after.get("case") == case.id]
+    return sorted(rows, key=lambda r: r.id)
 
 
 def _rows(session: Session, model, case_id: int) -> list:

@@ -9,6 +9,8 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from bot.services.case_money import MoneyView, money_view
+from bot.services.completion import CompletionView, completion_view_of
+from bot.services.conduct import ConductView, conduct_view
 from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
 from rules.decision import Decision
@@ -97,6 +99,8 @@ class CaseView:
     request: RequestSummary | None = None
     counting_started_at: dt.datetime | None = None
     counting_started_by: str | None = None
+    completion: CompletionView | None = None  # (6): readiness to complete, then the completion and what followed
+    conduct: ConductView | None = None  # (3)-(5): assistants, evidence and survey versions, the tally
 
     @property
     def requested(self) -> bool:
@@ -149,6 +153,8 @@ def _view(session: Session, case: RecountCase) -> CaseView:
         notices=tuple(_notice_view(n) for n in case.notices),
         checklist=checklist, money=money, request=request,
         counting_started_at=case.counting_started_at, counting_started_by=case.counting_started_by,
+        completion=completion_view_of(session, case),
+        conduct=conduct_view(session, case),
     )
 
 

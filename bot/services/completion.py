@@ -8,8 +8,9 @@ requester, and whether the amended margin falls within (1). This module then:
   record and any later check see it, while every earlier version stays;
 - for a requested recount, writes the settlement to the ledger: the actual cost as an expense (up to
   what is held), then a refund under (2)(d) — the governing body first making good what was spent, so
-  the payment is refunded in full — or the return of the unused deposit under (2)(f); a balance due
-  under (2)(c) is shown and collected later;
+  the payment is refunded in full, and paying any part of the actual cost the deposit did not cover — or
+  the return of the unused deposit under (2)(f); a balance due under (2)(c) is shown and collected later
+  (`record_balance_collected`: the payment in, then the rest of the actual cost as an expense);
 - creates the certificates of election (6) with unguessable, expiring links.
 
 Completing twice changes nothing: the second call returns the first result.
@@ -24,15 +25,15 @@ from decimal import Decimal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from bot.services.case_money import ledger_of
+from bot.services.case_money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT, ledger_of
 from bot.services.context import Services
-from bot.services.errors import UserError
+from bot.services.errors import NotFound, UserError
 from bot.services.survey import flat_counts, write_version
 from bot.services.tally import case_for_update, original_contest, tally_state
 from rules.completion import CompletionDecision, complete_recount
 from rules.ledger import EntryKind, LedgerEntry
 from rules.margin import MultiSeatRule
-from rules.money import ZERO, money
+from rules.money import ZERO, format_money, money
 from rules.serialize import to_jsonable
 from rules.settlement import Settlement, SettlementOutcome, settle
 from rules.tally import TallyIncomplete, amended_contest, compare_with_original
@@ -43,6 +44,11 @@ from storage.models import (
 from storage.repositories import latest_version
 
 CERTIFICATE_LIFETIME = dt.timedelta(days=30)
+# (6) says only "notify the governing body"; the office records how: the ways of bot.services.cases.NoticeMethod
+# (not imported: bot.services.cases shows a case's completion, so it imports this module).
+RESULTS_NOTICE_METHODS = ("email", "phone", "letter", "in person", "hand delivery", "other")
+SETTLEMENT_STEP = "settlement"
+BALANCE_STEP = "balance"
 AMENDED_REASON = "amended by the recount of {contest} (case #{case}), C.R.S. 1-13.5-1306(6)"
 
 
@@ -58,9 +64,12 @@ class CompletionResult:
 
 
 def _ledger_row(session: Session, case_id: int, kind: EntryKind, amount: Decimal, memo: str, citation: str,
-                actor: str, now: dt.datetime) -> None:
+                actor: str, now: dt.datetime, *, step: str = SETTLEMENT_STEP, extra: dict | None = None) -> None:
+    # `step` names the use case that wrote the row ("settlement" at completion, "balance" when the balance
+    # due is collected), so the report can show exactly what completing wrote to the ledger.
     session.add(LedgerRow(case_id=case_id, kind=kind.value, amount=amount, memo=memo,
-                          details={"citation": citation}, recorded_by=actor, recorded_at=now))
+                          details={"citation": citation, "step": step, **(extra or {})}, recorded_by=actor,
+                          recorded_at=now))
 
 
 def _settle_money(session: Session, case: RecountCase, decision: CompletionDecision, actual_cost: Decimal,
@@ -76,12 +85,20 @@ def _settle_money(session: Session, case: RecountCase, decision: CompletionDecis
     entries: list[LedgerEntry] = []
     if from_held > ZERO:
         entries.append(LedgerEntry(EntryKind.EXPENSE, from_held, "actual cost of the recount, paid from the deposit"))
-    if settlement.outcome == SettlementOutcome.REFUND.value and settlement.refund > ZERO:
+    if settlement.outcome == SettlementOutcome.REFUND.value:
+        # (2)(d): the governing body bears the whole actual cost, as under (1): what the deposit paid (made good
+        # so the payment is refunded in full) and any part of the cost the deposit did not cover.
         held_after = ledger.held - from_held
-        if settlement.refund > held_after:
-            entries.append(LedgerEntry(EntryKind.GOVERNING_BODY_PAYMENT, settlement.refund - held_after,
+        uncovered = to_spend - from_held
+        make_good = max(settlement.refund - held_after, ZERO)
+        if make_good + uncovered > ZERO:
+            entries.append(LedgerEntry(EntryKind.GOVERNING_BODY_PAYMENT, make_good + uncovered,
                                        "the governing body bears the cost (2)(d), so the payment is refunded in full"))
-        entries.append(LedgerEntry(EntryKind.REFUND, settlement.refund, "refund of the payment (2)(d)"))
+        if uncovered > ZERO:
+            entries.append(LedgerEntry(EntryKind.EXPENSE, uncovered,
+                                       "rest of the actual cost of the recount, borne by the governing body (2)(d)"))
+        if settlement.refund > ZERO:
+            entries.append(LedgerEntry(EntryKind.REFUND, settlement.refund, "refund of the payment (2)(d)"))
     elif settlement.deposit_return > ZERO:
         entries.append(LedgerEntry(EntryKind.DEPOSIT_RETURN, settlement.deposit_return,
                                    "return of the unused portion of the deposit (2)(f)"))
@@ -179,19 +196,210 @@ def record_results_notice(services: Services, *, workspace_id: int, case_id: int
     """(6): the governing body was notified of the results. Recording twice changes nothing."""
     if not given_by.strip():
         raise UserError("Say who gave the notice of the results.", field="given_by")
+    if len(given_by.strip()) > NAME_LIMIT:
+        raise UserError(f"At most {NAME_LIMIT} characters here.", field="given_by")
+    if method not in RESULTS_NOTICE_METHODS:
+        raise UserError(f"“{method}” is not a way of giving notice this office records.", field="method")
+    if given_at.tzinfo is None:
+        raise ValueError("given_at must be timezone-aware")
     if given_at > services.now() + dt.timedelta(minutes=5):
         raise UserError("The notice cannot have been given in the future.", field="given_at")
     with services.db.transaction() as session:
         case = case_for_update(session, case_id, workspace_id)
         if case.completed_at is None:
             raise UserError("The recount is not complete yet; the results are notified after it is completed.")
+        if case.results_notice_at is not None:
+            return False
         if given_at < case.completed_at - dt.timedelta(minutes=5):
             raise UserError("The results cannot have been notified before the recount was completed.",
                             field="given_at")
-        if case.results_notice_at is not None:
-            return False
         case.results_notice_at, case.results_notice_by, case.results_notice_method = given_at, given_by.strip(), method
         audit.append(session, actor=actor, action="results.notified", entity="recount_case", entity_id=case.id,
                      after={"given_at": given_at, "given_by": given_by.strip(), "method": method,
                             "citation": "C.R.S. 1-13.5-1306(6)"}, workspace_id=workspace_id, at=services.now())
         return True
+
+
+# ---------------------------------------------------------------------------- what the card and report show
+@dataclass(frozen=True)
+class CertificateLine:
+    id: int
+    candidate: str
+    votes: int
+    token: str
+    created_at: dt.datetime
+    expires_at: dt.datetime
+    delivered_at: dt.datetime | None
+    delivered_by: str | None
+    delivery_method: str | None
+    slack_file_id: str | None = None
+
+    @property
+    def delivered(self) -> bool:
+        return self.delivered_at is not None
+
+    def expired(self, now: dt.datetime) -> bool:
+        return now >= self.expires_at
+
+
+@dataclass(frozen=True)
+class Readiness:
+    """Whether the recount can be completed now: counting started, the count set up, every unit tallied."""
+
+    counting_started: bool
+    set_up: bool
+    progress: tuple[int, int] | None  # (units tallied, units expected)
+    missing_units: tuple[str, ...] = ()
+    blocking: tuple[str, ...] = ()  # disagreements on units that do not yet count, as a clerk reads them
+    awaiting_second_entry: tuple[str, ...] = ()
+
+    @property
+    def ready(self) -> bool:
+        return self.counting_started and self.set_up and not self.missing_units
+
+
+@dataclass(frozen=True)
+class CompletionView:
+    """A case's completion as the card, the report and the notices show it. Before completion only `readiness`
+    is set; after it, the decision (rules.completion), the settlement (rules.settlement) and what followed."""
+
+    case_id: int
+    requested: bool
+    readiness: Readiness | None
+    completed_at: dt.datetime | None = None
+    completed_by: str | None = None
+    completion: dict | None = None
+    settlement: dict | None = None
+    amended_version: int | None = None
+    certificates: tuple[CertificateLine, ...] = ()
+    results_notice_at: dt.datetime | None = None
+    results_notice_by: str | None = None
+    results_notice_method: str | None = None
+    settlement_entries: tuple[tuple[str, Decimal, str], ...] = ()  # (kind, amount, memo) written at completion
+    balance_collected: Decimal = ZERO
+
+    @property
+    def completed(self) -> bool:
+        return self.completed_at is not None
+
+    @property
+    def balance_due(self) -> Decimal:
+        return Decimal((self.settlement or {}).get("balance_due") or "0.00")
+
+    @property
+    def balance_outstanding(self) -> Decimal:
+        return max(self.balance_due - self.balance_collected, ZERO)
+
+
+def readiness_of(session: Session, case: RecountCase) -> Readiness:
+    state = tally_state(session, case)
+    if state is None:
+        return Readiness(case.counting_started_at is not None, False, None)
+    blocking = tuple(str(d) for d in state.disagreements if d.unit not in state.counted)
+    return Readiness(case.counting_started_at is not None, True, state.progress, state.missing_units, blocking,
+                     tuple(state.awaiting_second_entry))
+
+
+def certificate_lines(session: Session, case_id: int) -> tuple[CertificateLine, ...]:
+    rows = session.scalars(select(Certificate).where(Certificate.case_id == case_id).order_by(Certificate.id))
+    return tuple(CertificateLine(c.id, c.candidate, c.votes, c.token, c.created_at, c.expires_at, c.delivered_at,
+                                 c.delivered_by, c.delivery_method, c.slack_file_id) for c in rows)
+
+
+def completion_view_of(session: Session, case: RecountCase) -> CompletionView:
+    requested = case.kind == CaseKind.REQUESTED.value
+    if case.completed_at is None:
+        return CompletionView(case.id, requested, readiness_of(session, case) if case.counting_started_at else None)
+    rows = list(session.scalars(select(LedgerRow).where(LedgerRow.case_id == case.id).order_by(LedgerRow.id)))
+    entries = tuple((r.kind, r.amount, r.memo) for r in rows if (r.details or {}).get("step") == SETTLEMENT_STEP)
+    collected = sum((r.amount for r in rows if r.kind == EntryKind.BALANCE_COLLECTED.value), ZERO)
+    amended = session.get(SurveyVersion, case.amended_version_id) if case.amended_version_id else None
+    return CompletionView(
+        case.id, requested, None, completed_at=case.completed_at, completed_by=case.completed_by,
+        completion=dict(case.completion or {}), settlement=dict(case.settlement) if case.settlement else None,
+        amended_version=amended.number if amended else None, certificates=certificate_lines(session, case.id),
+        results_notice_at=case.results_notice_at, results_notice_by=case.results_notice_by,
+        results_notice_method=case.results_notice_method, settlement_entries=entries, balance_collected=collected)
+
+
+def completion_view(services: Services, case_id: int, *, workspace_id: int) -> CompletionView:
+    with services.db.transaction() as session:
+        case = session.get(RecountCase, case_id)
+        if case is None or case.workspace_id != workspace_id:
+            raise NotFound("That recount case does not exist in this office.")
+        return completion_view_of(session, case)
+
+
+# ---------------------------------------------------------------------------- (2)(c): a balance due, collected
+@dataclass(frozen=True)
+class BalanceCollected:
+    amount: Decimal
+    outstanding: Decimal  # what is still due after this collection
+    expense: Decimal  # the part of the actual cost this collection paid
+
+
+def record_balance_collected(services: Services, *, workspace_id: int, case_id: int, amount: Decimal | str,
+                             method: str, reference: str, received_by: str, actor: str) -> BalanceCollected:
+    """(2)(c): the requester paid (part of) the balance due on demand after the recount. The ledger gets the
+    money in (BALANCE_COLLECTED) and, paid from it, the rest of the actual cost (EXPENSE); rules.ledger checks
+    both. A payment larger than what is still due is refused: nothing is collected beyond the actual cost."""
+    if method not in PAYMENT_METHODS:
+        raise UserError(f"“{method}” is not a payment method this office records.", field="method")
+    reference, received_by = reference.strip(), received_by.strip()
+    if not reference:
+        raise UserError("Give the receipt, check or transaction number.", field="reference")
+    if len(reference) > REFERENCE_LIMIT:
+        raise UserError(f"At most {REFERENCE_LIMIT} characters here.", field="reference")
+    if not received_by:
+        raise UserError("Say who received the payment.", field="received_by")
+    if len(received_by) > NAME_LIMIT:
+        raise UserError(f"At most {NAME_LIMIT} characters here.", field="received_by")
+    try:
+        amount = money(amount, field="Amount")
+    except (TypeError, ValueError) as exc:
+        raise UserError(str(exc), field="amount") from None
+    if amount == ZERO:
+        raise UserError("Amount: a payment of $0.00 moves no money.", field="amount")
+    now = services.now()
+    with services.db.transaction() as session:
+        case = case_for_update(session, case_id, workspace_id)
+        if case.completed_at is None or not case.settlement:
+            raise UserError("A balance is collected after the recount is completed and settled "
+                            "(C.R.S. 1-13.5-1306(2)(c)).")
+        view = completion_view_of(session, case)
+        if view.balance_due == ZERO:
+            raise UserError(f"No balance is due for this recount: {case.settlement.get('reason', '')}")
+        outstanding = view.balance_outstanding
+        if outstanding == ZERO:
+            raise UserError(f"The balance of {format_money(view.balance_due)} was already collected in full; "
+                            "nothing changed.")
+        if amount > outstanding:
+            raise UserError(f"Only {format_money(outstanding)} is still due (C.R.S. 1-13.5-1306(2)(c)).",
+                            field="amount")
+        rows = session.scalars(select(LedgerRow).where(LedgerRow.case_id == case.id))
+        if any(r.kind in (EntryKind.PAYMENT.value, EntryKind.BALANCE_COLLECTED.value)
+               and (r.details or {}).get("reference") == reference for r in rows):
+            raise UserError(f"A payment with reference {reference} is already recorded for this recount.",
+                            field="reference")
+        ledger = ledger_of(session, case.id)
+        actual_cost = money(case.settlement["actual_cost"], field="actual cost")
+        collected = LedgerEntry(EntryKind.BALANCE_COLLECTED, amount, f"{method} {reference}")
+        ledger = ledger.add(collected)
+        expense_amount = min(max(actual_cost - ledger.expenses, ZERO), amount)
+        expense = None
+        if expense_amount > ZERO:
+            expense = LedgerEntry(EntryKind.EXPENSE, expense_amount,
+                                  "rest of the actual cost of the recount, paid from the balance collected")
+            ledger = ledger.add(expense)  # the rules refuse what would break the ledger
+        details = {"method": method, "reference": reference, "received_by": received_by}
+        _ledger_row(session, case.id, collected.kind, collected.amount, collected.memo, collected.citation, actor, now,
+                    step=BALANCE_STEP, extra=details)
+        if expense is not None:
+            _ledger_row(session, case.id, expense.kind, expense.amount, expense.memo, expense.citation, actor, now,
+                        step=BALANCE_STEP)
+        after = outstanding - amount
+        audit.append(session, actor=actor, action="balance.collected", entity="recount_case", entity_id=case.id,
+                     after={"amount": amount, "method": method, "reference": reference, "received_by": received_by,
+                            "expense": expense_amount, "still_due": after, "citation": "C.R.S. 1-13.5-1306(2)(c)"},
+                     workspace_id=workspace_id, at=now)
+        return BalanceCollected(amount, after, expense_amount)

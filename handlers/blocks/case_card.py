@@ -5,6 +5,8 @@ from bot.services.cases import CaseView, NoticeView
 from handlers.blocks.common import (
     MESSAGE_BLOCKS_LIMIT, button, context, day, denver, divider, esc, fields_section, header, section,
 )
+from handlers.blocks.completion_section import completion_section
+from handlers.blocks.conduct_section import conduct_section
 from handlers.blocks.requested_case import action_buttons, checklist_block, money_blocks, request_fields
 from handlers.ids import Action
 
@@ -105,6 +107,8 @@ def case_card(case: CaseView) -> list[dict]:
     blocks = [
         header(f"{kind}: {case.contest}"),
         *(_requested_head(case) if case.requested else _automatic_head(case)),
+        *conduct_section(case),
+        *completion_section(case),
         divider(),
         section(f"*Notices owed under C.R.S. 1-13.5-1306{subsection}* — {given} of {len(case.notices)} given. "
                 "Notice must be given by any means reasonably expected to notify."),

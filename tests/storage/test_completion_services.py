@@ -18,7 +18,7 @@ from bot.services.survey import import_returns
 from bot.services.tally import enter_sheet, set_up_count
 from rules.cost import CostItem, CostItemKind
 from rules.returns import parse_returns
-from storage.models import Certificate, Contest, LedgerRow, Notice, SurveyVersion
+from storage.models import Contest, LedgerRow, Notice, SurveyVersion
 
 TEAM, DEO = "T0CLOSE", "U0OFFICIAL"
 CSV = b"""contest,choice,votes,kind,unit

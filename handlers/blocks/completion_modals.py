@@ -1,0 +1,102 @@
+"""The modals of completion (6): the actual cost of a requested recount, the notice of the results, the balance
+paid, the delivery of a certificate of election. Pure builders."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+from bot.services.case_money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT
+from bot.services.cases import CaseView
+from bot.services.certificates import DELIVERY_METHODS
+from bot.services.completion import RESULTS_NOTICE_METHODS, CertificateLine, CompletionView
+from handlers.blocks.common import context, esc, modal, option, plain, section
+from handlers.blocks.cost_modal import amount_input, text_input
+from handlers.ids import Block, View
+from rules.money import format_money
+from rules.statute import cite
+
+
+def _select(block: Block, label: str, placeholder: str, values: tuple[str, ...]) -> dict:
+    return {"type": "input", "block_id": block.value, "label": plain(label),
+            "element": {"type": "static_select", "action_id": block.value, "placeholder": plain(placeholder),
+                        "options": [option(v.capitalize(), v) for v in values]}}
+
+
+def _when(block: Block, label: str, now: dt.datetime) -> dict:
+    return {"type": "input", "block_id": block.value, "label": plain(label),
+            "element": {"type": "datetimepicker", "action_id": block.value, "initial_date_time": int(now.timestamp())}}
+
+
+def complete_modal(case: CaseView) -> dict:
+    """A requested recount: the actual cost, which the settlement turns on."""
+    money = case.money
+    standing = ""
+    if money is not None:
+        determined = format_money(money.cost_determined) if money.cost_determined is not None else "—"
+        standing = (f"\nCost determined before the recount {determined} · paid by the requester "
+                    f"{format_money(money.paid)} · held {format_money(money.held)}")
+    favored = f" in favor of *{esc(case.request.in_favor_of)}*" if case.request else ""
+    blocks = [
+        section(f"Complete the recount of *{esc(case.contest)}*, requested{favored}.{standing}"),
+        context(f"Completing writes the amended count as a new version of the survey of returns, makes the "
+                f"certificates of election and settles the requester's money ({cite('(6)')}): a refund of the "
+                f"payment if the result is reversed in the requester's favor or the amended count is within "
+                f"½ of 1% {cite('(2)(d)')}; otherwise the return of what the recount did not use {cite('(2)(f)')} "
+                f"or the balance due on demand {cite('(2)(c)')}. It cannot be undone."),
+        amount_input(Block.COMPLETE_ACTUAL_COST, "Actual cost of the recount ($)", optional=False,
+                     hint="All expenses incurred in the recount (C.R.S. 1-13.5-1306(2)(c)), not the estimate "
+                          "determined before it."),
+    ]
+    return modal("Complete the recount", blocks, callback_id=View.COMPLETE.value, submit="Complete",
+                 private_metadata=json.dumps({"case_id": case.id}))
+
+
+def results_notice_modal(case: CaseView, view: CompletionView, *, now: dt.datetime) -> dict:
+    body = (view.completion or {}).get("notice_of_results_to") or case.governing_body
+    blocks = [
+        section(f"Notice of the results of the recount of *{esc(case.contest)}* to *{esc(body)}*."),
+        context(f"{cite('(6)')}: after the recount the designated election official notifies the governing body "
+                "of the local government of its results. The notice to send is in the case's thread."),
+        text_input(Block.RESULTS_GIVEN_BY, "Given by", optional=False, max_length=NAME_LIMIT,
+                   placeholder="Name of the person who gave the notice"),
+        _select(Block.RESULTS_METHOD, "How", "Choose how the notice was given", RESULTS_NOTICE_METHODS),
+        _when(Block.RESULTS_GIVEN_AT, "When", now),
+    ]
+    return modal("Record results notice", blocks, callback_id=View.RESULTS_NOTICE.value, submit="Record",
+                 private_metadata=json.dumps({"case_id": case.id}))
+
+
+def balance_modal(case: CaseView, view: CompletionView) -> dict:
+    who = f"*{esc(case.request.requester_name)}*" if case.request else "the requester"
+    outstanding = view.balance_outstanding
+    blocks = [
+        section(f"The balance due from {who} for the recount of *{esc(case.contest)}*: *{format_money(outstanding)}* "
+                f"still due of {format_money(view.balance_due)}."),
+        context(f"{cite('(2)(c)')}: the requester pays the cost on demand. The payment is recorded, then spent on the "
+                "rest of the actual cost of the recount."),
+        amount_input(Block.BALANCE_AMOUNT, "Amount ($)", optional=False, initial=f"{outstanding:.2f}"),
+        _select(Block.BALANCE_METHOD, "Method", "Choose how it was paid", PAYMENT_METHODS),
+        text_input(Block.BALANCE_REFERENCE, "Receipt or check number", optional=False, max_length=REFERENCE_LIMIT,
+                   placeholder="e.g. check 1077 / receipt R-2026-131"),
+        text_input(Block.BALANCE_RECEIVED_BY, "Received by", optional=False, max_length=NAME_LIMIT,
+                   placeholder="Name of the person who received it"),
+    ]
+    return modal("Record balance paid", blocks, callback_id=View.BALANCE.value, submit="Record",
+                 private_metadata=json.dumps({"case_id": case.id}))
+
+
+def delivery_modal(case: CaseView, certificate: CertificateLine, *, now: dt.datetime) -> dict:
+    blocks = [
+        section(f"Delivery of the certificate of election to *{esc(certificate.candidate)}* "
+                f"({certificate.votes:,} votes), {esc(case.contest)}."),
+        context(f"{cite('(6)')}: the designated election official makes a certificate of election for each candidate "
+                "who received the highest number of votes and delivers it to that candidate."),
+        text_input(Block.DELIVERY_BY, "Delivered by", optional=False, max_length=NAME_LIMIT,
+                   placeholder="Name of the person who delivered it"),
+        _select(Block.DELIVERY_METHOD, "How", "Choose how it was delivered", DELIVERY_METHODS),
+        _when(Block.DELIVERY_AT, "When", now),
+        text_input(Block.DELIVERY_DETAILS, "Details (address, tracking number, who received it)", max_length=1000,
+                   multiline=True),
+    ]
+    return modal("Record delivery", blocks, callback_id=View.DELIVERY.value, submit="Record",
+                 private_metadata=json.dumps({"certificate_id": certificate.id, "case_id": case.id}))

@@ -1,0 +1,170 @@
+"""The case card's completion part (6): the "Complete the recount" button once every unit is tallied; once
+completed, the key facts (who is elected, the amended totals, the settlement), the notice of the results and
+each certificate of election with its delivery. Pure builders."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from bot.services.cases import CaseView
+from bot.services.completion import CertificateLine, CompletionView
+from handlers.blocks.common import button, context, denver, esc, fields_section, section
+from handlers.ids import Action
+from rules.money import format_money
+from rules.statute import TIE_BY_LOT_CITATION, cite
+
+OUTCOME_LABEL = {"confirmed": "the recount confirms the result", "changed": "the recount changes the result",
+                 "tie_by_lot": "a tie for the last seat, left to the lot"}
+SETTLEMENT_LABEL = {"refund": "refund of the payment", "return_unused_deposit": "return of the unused deposit",
+                    "balance_due": "balance due from the requester", "settled": "paid exactly the actual cost"}
+
+
+def names(items: list[str] | tuple[str, ...]) -> str:
+    items = list(items)
+    if not items:
+        return "no one"
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def ranked_totals(completion: dict) -> list[tuple[str, int, int]]:
+    """(choice, survey votes, recount votes), most votes after the recount first."""
+    before, after = completion.get("original_totals", {}), completion.get("amended_totals", {})
+    return sorted(((c, before.get(c, 0), v) for c, v in after.items()), key=lambda row: (-row[2], row[0]))
+
+
+def elected_text(completion: dict) -> str:
+    """Who received the highest number of votes, as the card and the report say it."""
+    totals = completion.get("amended_totals", {})
+    seats = completion.get("seats", 1)
+    if completion.get("kind") == "question":
+        tied = completion.get("numbers", {}).get("tied_after") or []
+        if tied:
+            return f"{esc(names(tied))} tied; no choice has the most votes"
+        lead = (completion.get("winners_after") or ["—"])[0]
+        return f"*{esc(lead)}* has the most votes ({totals.get(lead, 0):,}); a ballot question elects no one"
+    winners = completion.get("winners_after") or []
+    shown = ", ".join(f"*{esc(w)}* ({totals.get(w, 0):,})" for w in winners) or "no one yet"
+    text = f"{shown} — {'the seat' if seats == 1 else f'{len(winners)} of {seats} seats'}"
+    if completion.get("tie_for_last_seat"):
+        tied = completion.get("tied_for_last_seat") or []
+        text += (f"; {esc(names(tied))} tied for the last {'seat' if completion.get('seats_by_lot') == 1 else 'seats'}"
+                 f", to be decided by lot ({TIE_BY_LOT_CITATION})")
+    return text
+
+
+def _complete_button(case: CaseView) -> dict:
+    confirm = None
+    if not case.requested:  # a requested recount asks its actual cost in a modal first
+        confirm = {"title": {"type": "plain_text", "text": "Complete the recount?"},
+                   "text": {"type": "mrkdwn", "text": "The amended count becomes a new version of the survey of "
+                                                     "returns and the certificates of election are made "
+                                                     f"({cite('(6)')}). This cannot be undone."},
+                   "confirm": {"type": "plain_text", "text": "Complete"},
+                   "deny": {"type": "plain_text", "text": "Not yet"}}
+    return button("Complete the recount", Action.COMPLETE_CASE.value, str(case.id), style="primary", confirm=confirm)
+
+
+def _before(case: CaseView, view: CompletionView) -> list[dict]:
+    readiness = view.readiness
+    if readiness is None or not readiness.ready:
+        return []  # the tally's progress is shown with the conduct of the recount
+    tallied, expected = readiness.progress
+    return [
+        section(f":checkered_flag: *Every unit is tallied* ({tallied:,} of {expected:,}, {cite('(5)')}). The "
+                "designated election official completes the recount: the amended count, who received the highest "
+                f"number of votes, the certificates of election and the notice of the results ({cite('(6)')})"
+                + (", and the settlement of the requester's money (C.R.S. 1-13.5-1306(2)(c), (d), (f))."
+                   if case.requested else ".")),
+        {"type": "actions", "elements": [_complete_button(case)]},
+    ]
+
+
+def _settlement_field(view: CompletionView) -> str | None:
+    settlement = view.settlement
+    if not settlement:
+        return None
+    outcome = settlement.get("outcome", "")
+    amount = {"refund": settlement.get("refund"), "return_unused_deposit": settlement.get("deposit_return"),
+              "balance_due": settlement.get("balance_due")}.get(outcome)
+    citation = settlement.get("citation", "").removeprefix("C.R.S. 1-13.5-1306")
+    text = f"*Settlement* {citation}\n{SETTLEMENT_LABEL.get(outcome, outcome)}"
+    if amount is not None:
+        text += f": {format_money(Decimal(amount))}"
+    text += f" (actual cost {format_money(Decimal(settlement.get('actual_cost', '0')))})"
+    if outcome == "balance_due":
+        outstanding = view.balance_outstanding
+        text += ("\n:white_check_mark: collected in full" if outstanding == 0
+                 else f"\n*{format_money(outstanding)} still due*")
+    return text
+
+
+def certificate_line(certificate: CertificateLine) -> str:
+    text = f"*Certificate of election:* {esc(certificate.candidate)} ({certificate.votes:,} votes)"
+    if certificate.delivered:
+        return (f":white_check_mark: {text} — delivered {denver(certificate.delivered_at)} by "
+                f"{esc(certificate.delivered_by or '')} ({esc(certificate.delivery_method or '')})")
+    return f":hourglass_flowing_sand: {text} — not yet delivered ({cite('(6)')})"
+
+
+def _after(case: CaseView, view: CompletionView) -> list[dict]:
+    completion = view.completion or {}
+    outcome = completion.get("outcome", "")
+    totals = "\n".join(f"{esc(c)}: {after:,} (was {before:,})" for c, before, after in ranked_totals(completion)[:8])
+    margin = completion.get("amended_margin") or {}
+    fields = [
+        f"*Completed*\n{denver(view.completed_at)} by <@{view.completed_by}>",
+        f"*Outcome* (6)\n{OUTCOME_LABEL.get(outcome, outcome)}",
+        f"*Highest number of votes* (6)\n{elected_text(completion)}",
+        f"*Amended totals*\n{totals}",
+        f"*Amended margin* (1)\n{margin.get('margin', 0):,} vote{'' if margin.get('margin') == 1 else 's'}: "
+        + ("within ½ of 1%" if completion.get("amended_within_margin") else "outside ½ of 1%")
+        + f" (at most {margin.get('max_margin_for_recount', 0):,})",
+    ]
+    if case.requested and completion.get("requested_in_favor_of"):
+        reversed_ = completion.get("reversed_in_favor_of_requester")
+        fields.append(f"*Reversed in favor of the requester* (2)(d)\n{'yes' if reversed_ else 'no'} "
+                      f"({esc(completion['requested_in_favor_of'])})")
+    settlement = _settlement_field(view)
+    if settlement:
+        fields.append(settlement)
+    if view.amended_version:
+        fields.append(f"*Survey of returns*\nversion {view.amended_version}, amended by the recount")
+    blocks = [section(f":white_check_mark: *Recount completed* — {esc(completion.get('reason', ''))}"),
+              fields_section(fields[:10])]
+    if view.results_notice_at is not None:
+        body = esc(completion.get("notice_of_results_to", ""))
+        blocks.append(section(f":white_check_mark: *Results notified* to {body}"
+                              f" — by {esc(view.results_notice_by or '')} by {esc(view.results_notice_method or '')}, "
+                              f"{denver(view.results_notice_at)} ({cite('(6)')})"))
+    else:
+        blocks.append(section(f":hourglass_flowing_sand: *Results not yet notified* to "
+                              f"{esc(completion.get('notice_of_results_to', ''))} ({cite('(6)')}): the notice is in "
+                              "the case's thread, ready to send."))
+    for certificate in view.certificates:
+        accessory = None if certificate.delivered else button("Record delivery", Action.RECORD_DELIVERY.value,
+                                                              str(certificate.id))
+        blocks.append(section(certificate_line(certificate), accessory=accessory))
+    if completion.get("kind") == "question":
+        blocks.append(context(f"A ballot question elects no one: no certificate of election ({cite('(6)')})."))
+    elif completion.get("tie_for_last_seat"):
+        blocks.append(context(f"The certificate for the tied seat is withheld until the canvass board draws the lot "
+                              f"({TIE_BY_LOT_CITATION})."))
+    elements = []
+    if view.results_notice_at is None:
+        elements.append(button("Record results notice", Action.RECORD_RESULTS_NOTICE.value, str(case.id),
+                               style="primary"))
+    if view.balance_outstanding > 0:
+        elements.append(button("Record balance paid", Action.RECORD_BALANCE.value, str(case.id)))
+    for certificate in view.certificates[:20]:
+        elements.append(button(f"New link: {certificate.candidate}", Action.NEW_CERTIFICATE_LINK.value,
+                               str(certificate.id)))
+    if elements:
+        blocks.append({"type": "actions", "elements": elements[:25]})
+    return blocks
+
+
+def completion_section(case: CaseView) -> list[dict]:
+    """The card's blocks about completing the recount; none before every unit is tallied."""
+    view = case.completion
+    if view is None:
+        return []
+    return _after(case, view) if view.completed else _before(case, view)

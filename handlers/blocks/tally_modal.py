@@ -1,0 +1,234 @@
+"""The tally forms (5): setting up the count, entering one tally sheet, withdrawing an entry; and the
+disagreement post. Pure builders.
+
+`private_metadata` (JSON, short keys):
+    set-up      {"k": case id}
+    sheet       {"c": channel, "k": case id shown (null: none chosen yet), "f": fingerprint of the units}
+    withdraw    {"k": case id}
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.services.tally import CountingCase, DisagreementLine, EntryLine, SetUpForm, SheetForm, TallySummary
+from handlers.blocks.common import button, context, esc, modal, option, plain, section
+from handlers.ids import Action, Block, View
+from rules.corrections import unit_label
+from rules.statute import cite
+from rules.tally import CountMethod
+
+SELECT_OPTIONS_LIMIT = 100
+METHOD_OPTIONS = [(CountMethod.PAPER.value, "Paper ballots"), (CountMethod.ELECTRONIC.value, "Electronic ballots"),
+                  (CountMethod.VOTING_MACHINE.value, "Voting machines (one tally sheet per machine)")]
+DOUBLE_ENTRY = "on"
+UNITS_TEXT_LIMIT = 3000
+
+
+# ------------------------------------------------------------------ small pieces
+def metadata_of(view: dict) -> dict[str, Any]:
+    try:
+        data = json.loads(view.get("private_metadata") or "{}")
+    except ValueError:
+        data = {}
+    return data if isinstance(data, dict) else {}
+
+
+def select(action_id: str, options: list[dict], *, initial: str | None = None, placeholder: str) -> dict[str, Any]:
+    """A static_select; over 100 options they go in groups of 100 (Slack's limits)."""
+    element: dict[str, Any] = {"type": "static_select", "action_id": action_id, "placeholder": plain(placeholder, 150)}
+    if len(options) <= SELECT_OPTIONS_LIMIT:
+        element["options"] = options
+    else:
+        element["option_groups"] = [
+            {"label": plain(f"{i + 1}–{min(i + SELECT_OPTIONS_LIMIT, len(options))}", 75),
+             "options": options[i:i + SELECT_OPTIONS_LIMIT]}
+            for i in range(0, len(options), SELECT_OPTIONS_LIMIT)][:SELECT_OPTIONS_LIMIT]
+    chosen = next((o for o in options if o["value"] == initial), None)
+    if chosen is not None:
+        element["initial_option"] = chosen
+    return element
+
+
+def field(block_id: str, label: str, element: dict[str, Any], *, optional: bool = False, hint: str | None = None,
+          dispatch: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "input", "block_id": block_id, "label": plain(label, 2000),
+                           "element": {**element, "action_id": block_id}, "optional": optional}
+    if hint:
+        out["hint"] = plain(hint, 2000)
+    if dispatch:
+        out["dispatch_action"] = True
+    return out
+
+
+def text_field(block_id: str, label: str, *, initial: str | None = None, placeholder: str | None = None,
+               multiline: bool = False, max_length: int = 300, optional: bool = False, hint: str | None = None) -> dict:
+    element: dict[str, Any] = {"type": "plain_text_input", "multiline": multiline, "max_length": max_length}
+    if initial:
+        element["initial_value"] = initial[:max_length]
+    if placeholder:
+        element["placeholder"] = plain(placeholder, 150)
+    return field(block_id, label, element, optional=optional, hint=hint)
+
+
+def unit_word(method: str) -> str:
+    return "machine" if method == CountMethod.VOTING_MACHINE.value else "unit"
+
+
+def unit_block(case_id: int) -> str:
+    return f"{Block.TALLY_UNIT_PREFIX.value}{case_id}"
+
+
+def count_block(case_id: int, position: int) -> str:
+    return f"{Block.TALLY_COUNT_PREFIX.value}{case_id}.{position}"
+
+
+def counts_text(counts: tuple[tuple[str, int], ...] | list[tuple[str, int]]) -> str:
+    return " · ".join(f"{choice} {votes:,}" if isinstance(votes, int) else f"{choice} ?" for choice, votes in counts)
+
+
+def progress_text(summary: TallySummary) -> str:
+    return f"{summary.tallied:,} of {summary.expected:,} units tallied"
+
+
+# ------------------------------------------------------------------ setting up the count
+def set_up_modal(form: SetUpForm) -> dict:
+    survey = ", ".join(unit_label(u) for u in form.survey_units[:20])
+    if len(form.survey_units) > 20:
+        survey += f" and {len(form.survey_units) - 20:,} more"
+    custom = form.units is not None and tuple(form.units) != tuple(form.survey_units)
+    initial_units = "\n".join(form.units) if custom and form.units else None
+    blocks: list[dict] = [
+        section(f"How the recount of *{esc(form.contest)}* is tallied, and the units expected — one tally sheet "
+                f"each."),
+        context(f"{cite('(5)')}: with paper or electronic ballots the ballots cast are recounted and tallied on "
+                "sheets other than those used at the election; with voting machines the votes tabulated on the "
+                "machines are recounted, on separate tally sheets for each machine."),
+        field(Block.TALLY_METHOD.value, "How the votes are recounted", select(
+            Block.TALLY_METHOD.value, [option(label, value) for value, label in METHOD_OPTIONS],
+            initial=form.method, placeholder="Choose the method")),
+        text_field(Block.TALLY_UNITS.value, "Units expected (one per line)", initial=initial_units, multiline=True,
+                   max_length=UNITS_TEXT_LIMIT, optional=True,
+                   placeholder="M-01\nM-02",
+                   hint=f"Blank: the survey's units ({survey}). With voting machines, list the machines' ids: "
+                        "one tally sheet per machine."),
+        field(Block.TALLY_DOUBLE_ENTRY.value, "Double entry", {
+            "type": "checkboxes", "options": [option("Each sheet is entered by two people", DOUBLE_ENTRY)],
+            **({"initial_options": [option("Each sheet is entered by two people", DOUBLE_ENTRY)]}
+               if form.double_entry else {})},
+            optional=True, hint="A unit then counts only when two different people's entries of its sheet agree."),
+    ]
+    if form.sheets_entered:
+        blocks.append(context(f"{form.sheets_entered:,} tally entr{'y is' if form.sheets_entered == 1 else 'ies are'}"
+                              " entered: the method and the units can change only after they are withdrawn; double "
+                              "entry can change."))
+    return modal("Set up the count", blocks, callback_id=View.SET_UP_COUNT.value, submit="Save",
+                 private_metadata=json.dumps({"k": form.case_id}))
+
+
+# ------------------------------------------------------------------ one tally sheet
+def _case_select(cases: list[CountingCase], chosen: int | None) -> dict:
+    options = [option(f"#{c.id} — {c.contest}", str(c.id)) for c in cases if c.set_up]
+    return field(Block.TALLY_CASE.value, "Recount", select(
+        Block.TALLY_CASE.value, options, initial=str(chosen) if chosen else None,
+        placeholder="Choose the recount"), dispatch=True)
+
+
+def sheet_modal(*, cases: list[CountingCase], form: SheetForm | None, channel_id: str | None,
+                note: str | None = None) -> dict:
+    """The tally-sheet form. With several recounts counting, a select chooses the case (choosing redraws the
+    form with its units and choices); with one, its form is shown at once."""
+    blocks: list[dict] = []
+    if note:
+        blocks.append(context(note))
+    if len([c for c in cases if c.set_up]) > 1 or form is None:
+        blocks.append(_case_select(cases, form.case_id if form else None))
+    not_set_up = [c for c in cases if not c.set_up]
+    if form is None:
+        blocks.append(section("Choose the recount whose tally sheet you are entering."))
+        if not_set_up:
+            blocks.append(context("Not set up yet (the card's *Set up the count*): " + ", ".join(
+                f"#{c.id} {esc(c.contest)}" for c in not_set_up[:10])))
+        return modal("Enter tally sheet", blocks, callback_id=View.TALLY_SHEET.value, submit="Next",
+                     private_metadata=json.dumps({"c": channel_id, "k": None, "f": None}))
+    summary = form.summary
+    word = unit_word(summary.method)
+    mode = "double entry: a unit counts when two people's entries agree" if summary.double_entry \
+        else "single entry: the first entry counts; a second entry checks it"
+    blocks += [
+        section(f"*{esc(form.contest)}* (case #{form.case_id}) — {summary.method_label}; {mode}.\n"
+                f"*{progress_text(summary)}*."),
+        context(f"{cite('(5)')}: tally on sheets other than those used at the election"
+                + ("; a separate tally sheet for each machine." if word == "machine" else ".")
+                + " You are recorded as the person entering this sheet; the entry number is decided for you: 1 for a "
+                  "sheet not yet entered, 2 for the check of a sheet someone else entered."),
+    ]
+    waiting = summary.awaiting_sheets
+    if waiting:
+        listed = ", ".join(f"{esc(e.sheet_id)} ({esc(unit_label(e.unit))})" for e in waiting[:15])
+        more = f" and {len(waiting) - 15:,} more" if len(waiting) > 15 else ""
+        blocks.append(context(f"Awaiting a second entry by someone other than the first: {listed}{more}."))
+    units = [option(unit_label(u), str(i)) for i, u in enumerate(summary.units)]
+    blocks += [
+        text_field(Block.TALLY_SHEET_ID.value, "Sheet id", max_length=100,
+                   placeholder="The id written on the tally sheet, e.g. T-7"),
+        field(unit_block(form.case_id), word.capitalize(),
+              select(unit_block(form.case_id), units, placeholder=f"Choose the {word} this sheet tallies")),
+    ]
+    for position, choice in enumerate(summary.choices):
+        blocks.append(field(count_block(form.case_id, position), choice, {
+            "type": "number_input", "is_decimal_allowed": False, "min_value": "0"},
+            hint="Votes on the sheet; write 0 if none (a blank is not a zero)." if position == 0 else None))
+    metadata = {"c": channel_id, "k": form.case_id, "f": form.fingerprint}
+    return modal("Enter tally sheet", blocks, callback_id=View.TALLY_SHEET.value, submit="Record sheet",
+                 private_metadata=json.dumps(metadata))
+
+
+# ------------------------------------------------------------------ withdrawing an entry
+def entry_option_text(entry: EntryLine) -> str:
+    return f"Sheet {entry.sheet_id} · {unit_label(entry.unit)} · entry {entry.entry} · {counts_text(entry.counts)}"
+
+
+def withdraw_modal(*, case_id: int, contest: str, entries: tuple[EntryLine, ...], chosen: int | None) -> dict:
+    entry = next((e for e in entries if e.row_id == chosen), None)
+    blocks: list[dict] = [
+        section(f"Withdraw an entry of a tally sheet of *{esc(contest)}* (case #{case_id}). It stays on the record, "
+                "marked withdrawn with your reason; the sheet can then be entered again."),
+    ]
+    if entry is not None:
+        blocks.append(section(f"<@{entry.entered_by}>'s entry {entry.entry} of sheet *{esc(entry.sheet_id)}* "
+                              f"({esc(unit_label(entry.unit))}): {esc(counts_text(entry.counts))}."))
+    blocks += [
+        field(Block.TALLY_ENTRY.value, "Entry", select(
+            Block.TALLY_ENTRY.value, [option(entry_option_text(e), str(e.row_id)) for e in entries],
+            initial=str(chosen) if chosen else None, placeholder="Choose the entry to withdraw")),
+        text_field(Block.TALLY_REASON.value, "Why it is withdrawn", multiline=True, max_length=1000,
+                   placeholder="e.g. mistyped: the sheet says 2,190 for No"),
+    ]
+    return modal("Withdraw an entry", blocks, callback_id=View.WITHDRAW_ENTRY.value, submit="Withdraw",
+                 private_metadata=json.dumps({"k": case_id}))
+
+
+# ------------------------------------------------------------------ the disagreement
+def differences_text(d: DisagreementLine) -> str:
+    return "; ".join(f"{esc(choice)}: {a:,} (entry 1) vs {b:,} (entry 2)" for choice, a, b in d.differences)
+
+
+def disagreement_text(d: DisagreementLine, *, contest: str, case_id: int, double_entry: bool) -> str:
+    effect = ("the unit does not count until they agree" if double_entry
+              else "the first entry counts meanwhile (single entry), but the sheet should be checked")
+    return (f":x: *Double-entry disagreement* on {esc(unit_label(d.unit))}, sheet *{esc(d.sheet_id)}* of "
+            f"{esc(contest)} (case #{case_id}): entry 1 by <@{d.first.entered_by}> and entry 2 by "
+            f"<@{d.second.entered_by}> differ — {differences_text(d)}. {effect.capitalize()} ({cite('(5)')}). "
+            "Check the physical sheet; withdraw the mistyped entry and enter it again.")
+
+
+def disagreement_blocks(d: DisagreementLine, *, contest: str, case_id: int, double_entry: bool) -> list[dict]:
+    """The post, with a button to withdraw each entry (a section each: action ids are unique within a block)."""
+    blocks = [section(disagreement_text(d, contest=contest, case_id=case_id, double_entry=double_entry))]
+    for entry in (d.first, d.second):
+        blocks.append(section(f"Entry {entry.entry} by <@{entry.entered_by}>: {esc(counts_text(entry.counts))}",
+                              accessory=button("Withdraw", Action.WITHDRAW_ENTRY.value, f"{case_id}:{entry.row_id}")))
+    blocks.append({"type": "actions", "elements": [
+        button("Enter tally sheet", Action.ENTER_SHEET.value, str(case_id))]})
+    return blocks

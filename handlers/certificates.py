@@ -1,0 +1,108 @@
+"""Certificates of election (6) from the case card: record the delivery to the candidate (by whom, how, when;
+audited), and make a new link when one expired (the old link stops working).
+
+The PDF itself is served by `recount-bot serve` at the link (bot/server.py); the link is posted in the case's
+thread. Tokens are never written to the log.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+from bot.services import cases
+from bot.services import certificates as certs
+from bot.services.errors import UserError
+from handlers.blocks.common import denver, esc
+from handlers.blocks.completion_modals import delivery_modal
+from handlers.blocks.recount_report import certificate_link_line
+from handlers.cards import post_in_thread, refresh_card
+from handlers.ids import Action, Block, View, value_of
+from handlers.interaction import Interaction
+from handlers.registry import Registry
+from rules.statute import cite
+from storage.models import Role
+
+DELIVERY_FIELDS = {"delivered_by": Block.DELIVERY_BY, "method": Block.DELIVERY_METHOD,
+                   "delivered_at": Block.DELIVERY_AT}
+
+
+def register(registry: Registry) -> None:
+    registry.action(Action.RECORD_DELIVERY.value, needs=Role.STAFF, changes_state=False)(open_delivery)
+    registry.view(View.DELIVERY.value, needs=Role.STAFF)(submit_delivery)
+    registry.action(Action.NEW_CERTIFICATE_LINK.value, needs=Role.STAFF)(new_link)
+
+
+def _clicked(ix: Interaction):
+    return certs.certificate(ix.services, workspace_id=ix.member.workspace_id,
+                             certificate_id=int(ix.body["actions"][0]["value"]))
+
+
+def open_delivery(ix: Interaction) -> None:
+    certificate, case_id = _clicked(ix)
+    if certificate.delivered:
+        ix.tell(f"The certificate of election for {esc(certificate.candidate)} was already delivered: "
+                f"{denver(certificate.delivered_at)} by {esc(certificate.delivered_by or '')} "
+                f"({esc(certificate.delivery_method or '')}).")
+        return
+    case = cases.case_view(ix.services, case_id, workspace_id=ix.member.workspace_id)
+    ix.client.views_open(trigger_id=ix.trigger_id, view=delivery_modal(case, certificate, now=ix.services.now()))
+
+
+def submit_delivery(ix: Interaction) -> None:
+    view = ix.body["view"]
+    meta = json.loads(view.get("private_metadata") or "{}")
+    state = view.get("state", {})
+    delivered_by = (value_of(state, Block.DELIVERY_BY).get("value") or "").strip()
+    method = ((value_of(state, Block.DELIVERY_METHOD).get("selected_option") or {}).get("value")) or ""
+    stamp = value_of(state, Block.DELIVERY_AT).get("selected_date_time")
+    details = value_of(state, Block.DELIVERY_DETAILS).get("value")
+    errors = {}
+    if not delivered_by:
+        errors[Block.DELIVERY_BY.value] = "Say who delivered the certificate."
+    if not method:
+        errors[Block.DELIVERY_METHOD.value] = "Choose how it was delivered."
+    if stamp is None:
+        errors[Block.DELIVERY_AT.value] = "Say when it was delivered."
+    if errors:
+        ix.ack(response_action="errors", errors=errors)
+        return
+    delivered_at = dt.datetime.fromtimestamp(int(stamp), tz=dt.timezone.utc)
+    workspace_id = ix.member.workspace_id
+    try:
+        result = certs.record_delivery(ix.services, workspace_id=workspace_id,
+                                       certificate_id=int(meta["certificate_id"]), delivered_at=delivered_at,
+                                       delivered_by=delivered_by, method=method, details=details, actor=ix.user_id)
+    except UserError as exc:
+        block = DELIVERY_FIELDS.get(exc.field or "")
+        if block is None:
+            raise
+        ix.ack(response_action="errors", errors={block.value: exc.message})
+        return
+    ix.ack()
+    case = cases.case_view(ix.services, result.case_id, workspace_id=workspace_id)
+    ix.channel_id = case.channel_id or ix.channel_id
+    certificate = result.certificate
+    if not result.newly_recorded:
+        ix.tell(f"The delivery of the certificate for {esc(certificate.candidate)} had already been recorded "
+                f"({denver(certificate.delivered_at)}, by {esc(certificate.delivered_by or '')}); nothing was changed.")
+        return
+    refresh_card(ix.services, case)
+    post_in_thread(ix.services, case,
+                   f":scroll: Certificate of election delivered to *{esc(certificate.candidate)}*, recorded by "
+                   f"<@{ix.user_id}>: delivered by {esc(certificate.delivered_by or '')} "
+                   f"({esc(certificate.delivery_method or '')}), {denver(certificate.delivered_at)} ({cite('(6)')}).")
+
+
+def new_link(ix: Interaction) -> None:
+    certificate, case_id = _clicked(ix)
+    renewed = certs.renew_link(ix.services, workspace_id=ix.member.workspace_id, certificate_id=certificate.id,
+                               actor=ix.user_id)
+    case = cases.case_view(ix.services, case_id, workspace_id=ix.member.workspace_id)
+    line = certificate_link_line(renewed.certificate, certs.certificate_link(renewed.certificate.token))
+    if not renewed.renewed:
+        ix.tell(f"The link for {esc(certificate.candidate)} was made moments ago and still works; nothing "
+                f"changed:\n{line}")
+        return
+    post_in_thread(ix.services, case, f":link: New link for the certificate of election, made by <@{ix.user_id}> "
+                                      f"(the earlier link no longer works):\n{line}")
+    ix.tell(f"A new link for the certificate of {esc(certificate.candidate)} is in the case's thread.")

@@ -1,0 +1,412 @@
+"""Tally sheets (5) in Slack: setting up the count, entering sheets, a double-entry disagreement and withdrawing.
+
+- *Set up the count* (the card, once counting began) opens a form: the method (paper ballots, electronic
+  ballots, voting machines), the units expected (blank: the survey's precincts or batches; with voting
+  machines the office lists its machines, one sheet each) and double entry.
+- `/recount tally [case#]` and *Enter tally sheet* (the card, a thread post) open the sheet form within the
+  trigger's 3 seconds: the recount (a select when several are counting), the sheet id, the unit, one whole
+  number per choice. The entry number is decided for the person, who is recorded as having entered it.
+  Refusals go on the offending field and nothing is stored; the same sheet submitted twice is stored once.
+- A double-entry disagreement is posted in the case's thread and sent to both people who entered, naming the
+  choices that differ, with a button to withdraw either entry (with a reason); the sheet is then entered again.
+"""
+from __future__ import annotations
+
+import logging
+import re
+
+from slack_sdk.errors import SlackApiError
+
+from bot.outbox import enqueue
+from bot.services import cases, tally
+from bot.services.cases import CaseView
+from bot.services.errors import UserError
+from bot.services.tally import SheetEntered, SheetRefused, TallySummary
+from handlers.blocks.common import button, esc, section
+from handlers.blocks.tally_modal import (
+    count_block, counts_text, disagreement_blocks, disagreement_text, metadata_of, progress_text, set_up_modal,
+    sheet_modal, unit_block, unit_word, withdraw_modal,
+)
+from handlers.cards import post_in_thread, refresh_card
+from handlers.ids import Action, Block, View, value_of
+from handlers.interaction import Interaction
+from handlers.registry import Registry
+from handlers.subcommands import SUBCOMMANDS
+from rules.corrections import unit_label
+from rules.statute import cite
+from storage.models import Role
+
+log = logging.getLogger("recount_bot.tally")
+EXPIRED = {"expired_trigger_id", "exchanged_trigger_id", "invalid_trigger_id"}
+MAX_VOTES = 100_000_000
+ERROR_LIMIT = 1500
+CITATION = cite("(5)")
+
+
+def register(registry: Registry) -> None:
+    registry.action(Action.SET_UP_COUNT.value, needs=Role.STAFF, changes_state=False)(open_set_up)
+    registry.view(View.SET_UP_COUNT.value, needs=Role.STAFF)(submit_set_up)
+    registry.action(Action.ENTER_SHEET.value, needs=Role.STAFF, changes_state=False)(open_sheet)
+    registry.action(Block.TALLY_CASE.value, needs=Role.STAFF, changes_state=False)(case_changed)
+    registry.view(View.TALLY_SHEET.value, needs=Role.STAFF)(submit_sheet)
+    registry.action(Action.WITHDRAW_ENTRY.value, needs=Role.STAFF, changes_state=False)(open_withdraw)
+    registry.view(View.WITHDRAW_ENTRY.value, needs=Role.STAFF)(submit_withdraw)
+
+
+# ------------------------------------------------------------------ shared by the conduct handlers
+def case_number(args: str, usage: str) -> int | None:
+    """The case number a clerk typed ("12", "#12"), or None when nothing was typed."""
+    text = args.strip().lstrip("#").strip()
+    if not text:
+        return None
+    if not re.fullmatch(r"\d{1,9}", text):
+        raise UserError(f"“{esc(args.strip())}” is not a case number: `{usage}` (the number is on the case card, "
+                        "“Case #12”).")
+    return int(text)
+
+
+def open_modal(ix: Interaction, view: dict, again: str) -> None:
+    """Open a modal with the trigger; a trigger that expired is told as such, not as a failure."""
+    try:
+        ix.client.views_open(trigger_id=ix.trigger_id, view=view)
+    except SlackApiError as exc:
+        if exc.response.get("error") not in EXPIRED:
+            raise
+        raise UserError(f"Slack's moment to open the form passed before I could; {again} again.") from None
+
+
+def clicked_case(ix: Interaction) -> int:
+    return int(ix.body["actions"][0]["value"].split(":")[0])
+
+
+def metadata_case(ix: Interaction) -> int:
+    return int(metadata_of(ix.body["view"])["k"])
+
+
+def text_of_block(state: dict, block: Block | str) -> str:
+    return (value_of(state, block).get("value") or "").strip()
+
+
+def selected(state: dict, block: Block | str) -> str | None:
+    return (value_of(state, block).get("selected_option") or {}).get("value")
+
+
+def after_modal(ix: Interaction, case: CaseView) -> None:
+    """A modal has no channel: later messages to the person go beside the card."""
+    ix.channel_id = case.channel_id
+
+
+def field_errors(ix: Interaction, exc: UserError, fields: dict[str, str]) -> None:
+    """A refusal on a field the modal shows goes on that field; any other refusal replaces the modal."""
+    block = fields.get(exc.field or "")
+    if block is None:
+        raise exc
+    ix.ack(response_action="errors", errors={block: exc.message})
+
+
+def dm(ix: Interaction, user: str, text: str, blocks: list[dict] | None, key: str) -> None:
+    """A direct message through the outbox (not lost to a Slack outage; sent once per key)."""
+    payload: dict = {"text": text}
+    if blocks:
+        payload["blocks"] = blocks
+    services = ix.services
+    with services.db.transaction() as session:
+        enqueue(session, method="chat.postMessage", payload=payload, workspace_id=ix.member.workspace_id,
+                dm_user=user, dedupe_key=key, now=services.now())
+    services.outbox_wake.set()
+
+
+def _tally_of(case: CaseView) -> TallySummary | None:
+    return case.conduct.tally if case.conduct else None
+
+
+def enter_button(case_id: int) -> dict:
+    return {"type": "actions", "elements": [button("Enter tally sheet", Action.ENTER_SHEET.value, str(case_id))]}
+
+
+# ------------------------------------------------------------------ setting up the count
+def open_set_up(ix: Interaction) -> None:
+    form = tally.set_up_form(ix.services, workspace_id=ix.member.workspace_id, case_id=clicked_case(ix))
+    open_modal(ix, set_up_modal(form), "click *Set up the count*")
+
+
+def submit_set_up(ix: Interaction) -> None:
+    state = ix.body["view"].get("state", {})
+    case_id = metadata_case(ix)
+    method = selected(state, Block.TALLY_METHOD)
+    raw_units = value_of(state, Block.TALLY_UNITS).get("value") or ""
+    units = [line for line in raw_units.splitlines() if line.strip()] or None
+    double = bool(value_of(state, Block.TALLY_DOUBLE_ENTRY).get("selected_options"))
+    if not method:
+        ix.ack(response_action="errors", errors={Block.TALLY_METHOD.value: "Choose how the votes are recounted."})
+        return
+    workspace_id = ix.member.workspace_id
+    try:
+        result = tally.configure_count(ix.services, workspace_id=workspace_id, case_id=case_id, method=method,
+                                       units=units, double_entry=double, actor=ix.user_id)
+    except UserError as exc:
+        field_errors(ix, exc, {"method": Block.TALLY_METHOD.value, "units": Block.TALLY_UNITS.value})
+        return
+    ix.ack()
+    case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
+    after_modal(ix, case)
+    if not result.changed:
+        ix.later(lambda: ix.tell("The count was already set up that way; nothing changed."))
+        return
+    refresh_card(ix.services, case)
+    post_in_thread(ix.services, case, set_up_text(case, ix.user_id), blocks=None)
+
+
+def set_up_text(case: CaseView, actor: str) -> str:
+    summary = _tally_of(case)
+    word = unit_word(summary.method)
+    units = ", ".join(esc(unit_label(u)) for u in summary.units[:30])
+    if len(summary.units) > 30:
+        units += f" and {len(summary.units) - 30:,} more"
+    per = " (one tally sheet each)" if word == "machine" else ""
+    entry = ("double entry: each sheet is entered by two people and a unit counts when their entries agree"
+             if summary.double_entry else "single entry: the first entry of each sheet counts")
+    return (f":clipboard: *Count set up* by <@{actor}>: {summary.method_label}, {summary.expected:,} {word}s "
+            f"expected{per}: {units}; {entry} ({CITATION}). Enter sheets with `/recount tally {case.id}` or "
+            f"*Enter tally sheet* on the card. {progress_text(summary).capitalize()}.")
+
+
+# ------------------------------------------------------------------ the sheet form
+@SUBCOMMANDS.add("tally", needs=Role.STAFF, usage="/recount tally [case#]",
+                 summary="Enter a tally sheet of a recount that is counting, one count per choice (1306(5)); the "
+                         "entry number (1st, or 2nd to check it) is decided for you.")
+def tally_command(ix: Interaction, args: str) -> None:
+    # Not deferred: the modal opens within the trigger's 3 seconds, after a few quick reads.
+    case_id = case_number(args, "/recount tally [case#]")
+    workspace_id = ix.member.workspace_id
+    counting = tally.counting_cases(ix.services, workspace_id=workspace_id)
+    if case_id is None:
+        ready = [c for c in counting if c.set_up]
+        if not counting:
+            raise UserError("No recount is counting. Start counting from the case card (*Start counting*), then set "
+                            "up the count.")
+        if not ready:
+            raise UserError("Set up the count first (the card's *Set up the count*): "
+                            + ", ".join(f"case #{c.id} {esc(c.contest)}" for c in counting) + ".")
+        if len(ready) == 1:
+            case_id = ready[0].id
+    form = tally.sheet_form(ix.services, workspace_id=workspace_id, case_id=case_id) if case_id else None
+    open_modal(ix, sheet_modal(cases=counting, form=form, channel_id=ix.channel_id), "type `/recount tally`")
+
+
+def open_sheet(ix: Interaction) -> None:
+    workspace_id = ix.member.workspace_id
+    form = tally.sheet_form(ix.services, workspace_id=workspace_id, case_id=clicked_case(ix))
+    counting = tally.counting_cases(ix.services, workspace_id=workspace_id)
+    open_modal(ix, sheet_modal(cases=counting, form=form, channel_id=ix.channel_id), "click *Enter tally sheet*")
+
+
+def _sheet_view_for(ix: Interaction, chosen: str | None, channel_id: str | None, note: str | None = None) -> dict:
+    workspace_id = ix.member.workspace_id
+    counting = tally.counting_cases(ix.services, workspace_id=workspace_id)
+    form = None
+    if chosen and chosen.isdigit():
+        try:
+            form = tally.sheet_form(ix.services, workspace_id=workspace_id, case_id=int(chosen))
+        except UserError as exc:
+            note = exc.message
+    return sheet_modal(cases=counting, form=form, channel_id=channel_id, note=note)
+
+
+def case_changed(ix: Interaction) -> None:
+    """The case select changed: redraw the form with that case's units and choices (a newer redraw wins)."""
+    view = ix.body["view"]
+    chosen = selected(view.get("state", {}), Block.TALLY_CASE)
+    if chosen is not None and chosen == str(metadata_of(view).get("k")):
+        return
+    new_view = _sheet_view_for(ix, chosen, metadata_of(view).get("c"))
+    try:
+        ix.client.views_update(view_id=view["id"], hash=view.get("hash"), view=new_view)
+    except SlackApiError as exc:
+        if exc.response.get("error") != "hash_conflict":
+            raise
+        log.info("a newer update of view %s won", view["id"])
+
+
+def _count(raw: str | None, choice: str) -> tuple[int | None, str | None]:
+    text = (raw or "").strip().replace(",", "")
+    if not text:
+        return None, f"Blank: write 0 if {choice} has no votes on the sheet — a blank is not a zero."
+    if not re.fullmatch(r"\d+", text):
+        return None, f"A whole number of votes, 0 or more — not “{raw.strip()}”."
+    if int(text) > MAX_VOTES:
+        return None, f"{raw.strip()} votes on one sheet is implausibly large."
+    return int(text), None
+
+
+def _problem_errors(exc: SheetRefused, case_id: int, choices: tuple[str, ...]) -> dict[str, str]:
+    blocks = {"sheet_id": Block.TALLY_SHEET_ID.value, "entry": Block.TALLY_SHEET_ID.value,
+              "entered_by": Block.TALLY_SHEET_ID.value, "unit": unit_block(case_id)}
+    blocks.update({f"counts.{c}": count_block(case_id, i) for i, c in enumerate(choices)})
+    errors: dict[str, str] = {}
+    for problem in exc.problems:
+        block = blocks.get(problem.field)
+        if block is None:
+            continue
+        text = problem.message[:1].upper() + problem.message[1:]
+        if problem.citation:
+            text += f" ({problem.citation})"
+        text += "" if text.endswith(".") else "."
+        if "both tally" in problem.message:
+            text += " If the sheet entered before is the wrong one, withdraw it first."
+        errors[block] = (f"{errors[block]} {text}" if block in errors else text)[:ERROR_LIMIT]
+    return errors
+
+
+def submit_sheet(ix: Interaction) -> None:
+    view = ix.body["view"]
+    meta = metadata_of(view)
+    state = view.get("state", {})
+    shown = {b.get("block_id") for b in view.get("blocks", [])}
+    chosen = selected(state, Block.TALLY_CASE) if Block.TALLY_CASE.value in shown else str(meta.get("k"))
+    if not chosen or not chosen.isdigit():
+        ix.ack(response_action="errors", errors={Block.TALLY_CASE.value: "Choose the recount."})
+        return
+    case_id = int(chosen)
+    if case_id != meta.get("k"):
+        # Another recount is chosen than the form shows (its redraw was lost, or this is step one): show its form.
+        ix.ack(response_action="update", view=_sheet_view_for(ix, chosen, meta.get("c")))
+        return
+    workspace_id = ix.member.workspace_id
+    form = tally.sheet_form(ix.services, workspace_id=workspace_id, case_id=case_id)
+    summary = form.summary
+    if form.fingerprint != meta.get("f"):
+        ix.ack(response_action="update", view=_sheet_view_for(
+            ix, chosen, meta.get("c"), note=":warning: The count's set-up changed since this form opened: check "
+                                            "the unit, then record the sheet again."))
+        return
+    errors: dict[str, str] = {}
+    sheet_id = text_of_block(state, Block.TALLY_SHEET_ID)
+    if not sheet_id:
+        errors[Block.TALLY_SHEET_ID.value] = "Give the sheet's id, as written on the tally sheet."
+    raw_unit = selected(state, unit_block(case_id))
+    unit = None
+    if raw_unit is None or not raw_unit.isdigit() or int(raw_unit) >= len(summary.units):
+        errors[unit_block(case_id)] = f"Choose the {unit_word(summary.method)} this sheet tallies."
+    else:
+        unit = summary.units[int(raw_unit)]
+    counts: dict[str, int] = {}
+    for position, choice in enumerate(summary.choices):
+        number, problem = _count(value_of(state, count_block(case_id, position)).get("value"), choice)
+        if problem:
+            errors[count_block(case_id, position)] = problem
+        else:
+            counts[choice] = number
+    if errors:
+        ix.ack(response_action="errors", errors=errors)
+        return
+    try:
+        result = tally.enter_sheet(ix.services, workspace_id=workspace_id, case_id=case_id, sheet_id=sheet_id,
+                                   unit=unit, counts=counts, actor=ix.user_id)
+    except SheetRefused as exc:
+        refused = _problem_errors(exc, case_id, summary.choices)
+        if not refused:
+            raise
+        ix.ack(response_action="errors", errors=refused)
+        return
+    except UserError as exc:
+        field_errors(ix, exc, {"sheet_id": Block.TALLY_SHEET_ID.value, "unit": unit_block(case_id)})
+        return
+    ix.ack()
+    case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
+    after_modal(ix, case)
+    _announce_sheet(ix, case, result)
+
+
+def _announce_sheet(ix: Interaction, case: CaseView, result: SheetEntered) -> None:
+    sheet = result.sheet
+    word = unit_word(_tally_of(case).method)
+    where = f"machine {sheet.unit}" if word == "machine" else unit_label(sheet.unit)
+    if not result.newly_entered:
+        ix.later(lambda: ix.tell(f"Sheet {esc(sheet.sheet_id)} ({esc(where)}): your entry {sheet.entry} was already "
+                                 "recorded exactly so; it is stored once."))
+        return
+    summary = _tally_of(case)
+    refresh_card(ix.services, case)
+    disagreement = next((d for d in summary.disagreements
+                         if result.row_id in (d.first.row_id, d.second.row_id)), None)
+    if disagreement is not None:
+        blocks = disagreement_blocks(disagreement, contest=case.contest, case_id=case.id,
+                                     double_entry=summary.double_entry)
+        text = disagreement_text(disagreement, contest=case.contest, case_id=case.id,
+                                 double_entry=summary.double_entry)
+        post_in_thread(ix.services, case, text, blocks=blocks)
+        for person in dict.fromkeys((disagreement.first.entered_by, disagreement.second.entered_by)):
+            dm(ix, person, text, blocks, key=f"tally.disagreement:{disagreement.second.row_id}:{person}")
+        return
+    counted = result.state.counted.get(sheet.unit)
+    counts = esc(counts_text([(c, sheet.counts[c]) for c in summary.choices]))
+    head = f"Sheet *{esc(sheet.sheet_id)}* ({esc(where)}), entry {sheet.entry} by <@{ix.user_id}>: {counts}."
+    if sheet.entry == 2 and counted is not None:
+        first = next((e for e in summary.entries if e.sheet_id == sheet.sheet_id and e.entry == 1), None)
+        text = (f":white_check_mark: {head} It agrees with entry 1"
+                + (f" by <@{first.entered_by}>" if first else "") + f": {esc(unit_label(sheet.unit))} counts.")
+    elif sheet.entry == 1 and summary.double_entry:
+        text = f":memo: {head} Waiting for the second entry of this sheet by someone else (double entry)."
+    elif sheet.entry == 1:
+        text = f":white_check_mark: {head} {esc(unit_label(sheet.unit)).capitalize()} counts (single entry)."
+    else:
+        text = f":memo: {head} It checks entry 1."
+    text += f" Tally: *{progress_text(summary)}* ({CITATION})."
+    if summary.complete:
+        text += " Every unit expected is tallied: the recount can be completed (C.R.S. 1-13.5-1306(6))."
+    post_in_thread(ix.services, case, text)
+
+
+# ------------------------------------------------------------------ withdrawing an entry
+def open_withdraw(ix: Interaction) -> None:
+    value = ix.body["actions"][0]["value"]
+    case_id = int(value.split(":")[0])
+    chosen = int(value.split(":")[1]) if ":" in value else None
+    case = cases.case_view(ix.services, case_id, workspace_id=ix.member.workspace_id)
+    summary = _tally_of(case)
+    entries = summary.entries if summary else ()
+    if case.conduct and case.conduct.completed:
+        raise UserError("This recount is complete; its sheets can no longer be withdrawn.")
+    if chosen is not None and all(e.row_id != chosen for e in entries):
+        raise UserError("That entry is no longer standing: it was withdrawn already. Nothing to do.")
+    if not entries:
+        raise UserError("No tally entry is standing in this recount; nothing to withdraw.")
+    open_modal(ix, withdraw_modal(case_id=case.id, contest=case.contest, entries=entries, chosen=chosen),
+               "click the button")
+
+
+def submit_withdraw(ix: Interaction) -> None:
+    state = ix.body["view"].get("state", {})
+    case_id = metadata_case(ix)
+    raw = selected(state, Block.TALLY_ENTRY)
+    reason = text_of_block(state, Block.TALLY_REASON)
+    errors = {}
+    if raw is None or not raw.isdigit():
+        errors[Block.TALLY_ENTRY.value] = "Choose the entry to withdraw."
+    if not reason:
+        errors[Block.TALLY_REASON.value] = "Say why the entry is withdrawn (it stays on the record with the reason)."
+    if errors:
+        ix.ack(response_action="errors", errors=errors)
+        return
+    workspace_id = ix.member.workspace_id
+    try:
+        result = tally.withdraw_entry(ix.services, workspace_id=workspace_id, case_id=case_id, row_id=int(raw),
+                                      reason=reason, actor=ix.user_id)
+    except UserError as exc:
+        field_errors(ix, exc, {"entry": Block.TALLY_ENTRY.value, "reason": Block.TALLY_REASON.value})
+        return
+    ix.ack()
+    case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
+    after_modal(ix, case)
+    if not result.newly_withdrawn:
+        ix.later(lambda: ix.tell(f"Entry {result.entry} of sheet {esc(result.sheet_id)} had already been withdrawn "
+                                 f"by <@{result.withdrawn_by}>; nothing changed."))
+        return
+    refresh_card(ix.services, case)
+    summary = _tally_of(case)
+    text = (f":wastebasket: Entry {result.entry} of sheet *{esc(result.sheet_id)}* ({esc(unit_label(result.unit))}),"
+            f" entered by <@{result.entered_by}>, *withdrawn* by <@{ix.user_id}>: “{esc(result.reason)}”. It stays on "
+            f"the record, marked withdrawn. Enter the sheet again with `/recount tally {case.id}` or the button "
+            f"below. Tally: {progress_text(summary)} ({CITATION}).")
+    post_in_thread(ix.services, case, text, blocks=[section(text), enter_button(case.id)])
