@@ -43,5 +43,5 @@ def check_command(ix: Interaction, args: str) -> None:
                     "to post the recount case cards here.")
         return
     for verdict in outcome.verdicts:
-        if verdict.case_id is not None and verdict.decision.automatic_recount:
+        if verdict.case_id is not None and verdict.decision.automatic_recount and not verdict.card_posted:
             post_case_card(ix.client, ix.services, verdict.case_id, channel_id=ix.channel_id, actor=ix.user_id)

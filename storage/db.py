@@ -54,7 +54,8 @@ def _configure_sqlite(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def on_begin(conn) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        # Reads (Database.read) take no write lock, so they never queue behind a writer (WAL).
+        conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get("read_only") else "BEGIN IMMEDIATE")
 
 
 class Database:
@@ -70,6 +71,7 @@ class Database:
         if self.engine.dialect.name == "sqlite":
             _configure_sqlite(self.engine)
         self.sessionmaker = sessionmaker(self.engine, expire_on_commit=False)
+        self.read_sessionmaker = sessionmaker(self.engine.execution_options(read_only=True), expire_on_commit=False)
 
     @property
     def dialect(self) -> str:
@@ -79,6 +81,16 @@ class Database:
     def transaction(self) -> Iterator[Session]:
         with self.sessionmaker() as session, session.begin():
             yield session
+
+    @contextmanager
+    def read(self) -> Iterator[Session]:
+        """A transaction that only reads: on SQLite it takes no write lock. Nothing it does is committed."""
+        session = self.read_sessionmaker()
+        try:
+            yield session
+        finally:
+            session.rollback()
+            session.close()
 
     def ping(self) -> None:
         with self.engine.connect() as conn:

@@ -46,16 +46,28 @@ def _official_count(session: Session, workspace_id: int) -> int:
 
 
 def resolve_member(services: Services, team_id: str, user_id: str) -> Member:
+    """Who is asking, and their role. Every request asks, so it only reads, unless the office is new."""
+    with services.db.read() as session:
+        workspace = session.scalar(select(Workspace).where(Workspace.slack_team_id == team_id))
+        if workspace is not None:
+            return _member(session, workspace, team_id, user_id)
+    return _resolve_new(services, team_id, user_id)
+
+
+def _resolve_new(services: Services, team_id: str, user_id: str) -> Member:
     with services.db.transaction() as session:
-        workspace = ensure_workspace(session, team_id)
-        membership = session.scalar(select(Membership).where(
-            Membership.workspace_id == workspace.id, Membership.slack_user_id == user_id))
-        return Member(
-            workspace_id=workspace.id, team_id=team_id, user_id=user_id,
-            role=Role(membership.role) if membership else None,
-            settings=OfficeSettings.of(workspace.settings),
-            has_official=_official_count(session, workspace.id) > 0,
-        )
+        return _member(session, ensure_workspace(session, team_id), team_id, user_id)
+
+
+def _member(session: Session, workspace: Workspace, team_id: str, user_id: str) -> Member:
+    membership = session.scalar(select(Membership).where(
+        Membership.workspace_id == workspace.id, Membership.slack_user_id == user_id))
+    return Member(
+        workspace_id=workspace.id, team_id=team_id, user_id=user_id,
+        role=Role(membership.role) if membership else None,
+        settings=OfficeSettings.of(workspace.settings),
+        has_official=_official_count(session, workspace.id) > 0,
+    )
 
 
 def bootstrap_official(services: Services, team_id: str, user_id: str, *, reason: str) -> bool:

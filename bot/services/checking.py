@@ -32,6 +32,7 @@ class ContestVerdict:
     decision: MarginDecision
     case_id: int | None
     case_opened_now: bool
+    card_posted: bool = False  # the case's card is already in Slack (or being posted)
 
 
 @dataclass(frozen=True)
@@ -132,7 +133,8 @@ def check(services: Services, *, team_id: str, actor: str, settings: OfficeSetti
                     decision=decision, settings=settings, actor=actor, now=now)
             else:
                 case_id = session.scalar(select(RecountCase.id).where(RecountCase.contest_id == stored.id))
-            verdicts.append(ContestVerdict(stored.id, decision, case_id, opened))
+            card = session.scalar(select(RecountCase.card_ts).where(RecountCase.id == case_id)) if case_id else None
+            verdicts.append(ContestVerdict(stored.id, decision, case_id, opened, card is not None))
         if wanted and not verdicts:
             raise NotFound(f"{contest_name} has no returns in version {version.number} yet.")
         verdicts.sort(key=lambda v: v.decision.closeness)
