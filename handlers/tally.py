@@ -18,10 +18,11 @@ import re
 from slack_sdk.errors import SlackApiError
 
 from bot.outbox import enqueue
-from bot.services import cases, tally
+from bot.services import cases, tally_forms, tally_setup, tally_sheets
 from bot.services.cases import CaseView
 from bot.services.errors import UserError
-from bot.services.tally import SheetEntered, SheetRefused, TallySummary
+from bot.services.tally_forms import TallySummary
+from bot.services.tally_sheets import SheetEntered, SheetRefused
 from handlers.blocks.common import button, esc, section
 from handlers.blocks.tally_modal import (
     count_block, counts_text, disagreement_blocks, disagreement_text, metadata_of, progress_text, set_up_modal,
@@ -126,7 +127,7 @@ def enter_button(case_id: int) -> dict:
 
 # ------------------------------------------------------------------ setting up the count
 def open_set_up(ix: Interaction) -> None:
-    form = tally.set_up_form(ix.services, workspace_id=ix.member.workspace_id, case_id=clicked_case(ix))
+    form = tally_forms.set_up_form(ix.services, workspace_id=ix.member.workspace_id, case_id=clicked_case(ix))
     open_modal(ix, set_up_modal(form), "click *Set up the count*")
 
 
@@ -142,8 +143,8 @@ def submit_set_up(ix: Interaction) -> None:
         return
     workspace_id = ix.member.workspace_id
     try:
-        result = tally.configure_count(ix.services, workspace_id=workspace_id, case_id=case_id, method=method,
-                                       units=units, double_entry=double, actor=ix.user_id)
+        result = tally_setup.configure_count(ix.services, workspace_id=workspace_id, case_id=case_id, method=method,
+                                             units=units, double_entry=double, actor=ix.user_id)
     except UserError as exc:
         field_errors(ix, exc, {"method": Block.TALLY_METHOD.value, "units": Block.TALLY_UNITS.value})
         return
@@ -179,7 +180,7 @@ def tally_command(ix: Interaction, args: str) -> None:
     # Not deferred: the modal opens within the trigger's 3 seconds, after a few quick reads.
     case_id = case_number(args, "/recount tally [case#]")
     workspace_id = ix.member.workspace_id
-    counting = tally.counting_cases(ix.services, workspace_id=workspace_id)
+    counting = tally_forms.counting_cases(ix.services, workspace_id=workspace_id)
     if case_id is None:
         ready = [c for c in counting if c.set_up]
         if not counting:
@@ -190,24 +191,24 @@ def tally_command(ix: Interaction, args: str) -> None:
                             + ", ".join(f"case #{c.id} {esc(c.contest)}" for c in counting) + ".")
         if len(ready) == 1:
             case_id = ready[0].id
-    form = tally.sheet_form(ix.services, workspace_id=workspace_id, case_id=case_id) if case_id else None
+    form = tally_forms.sheet_form(ix.services, workspace_id=workspace_id, case_id=case_id) if case_id else None
     open_modal(ix, sheet_modal(cases=counting, form=form, channel_id=ix.channel_id), "type `/recount tally`")
 
 
 def open_sheet(ix: Interaction) -> None:
     workspace_id = ix.member.workspace_id
-    form = tally.sheet_form(ix.services, workspace_id=workspace_id, case_id=clicked_case(ix))
-    counting = tally.counting_cases(ix.services, workspace_id=workspace_id)
+    form = tally_forms.sheet_form(ix.services, workspace_id=workspace_id, case_id=clicked_case(ix))
+    counting = tally_forms.counting_cases(ix.services, workspace_id=workspace_id)
     open_modal(ix, sheet_modal(cases=counting, form=form, channel_id=ix.channel_id), "click *Enter tally sheet*")
 
 
 def _sheet_view_for(ix: Interaction, chosen: str | None, channel_id: str | None, note: str | None = None) -> dict:
     workspace_id = ix.member.workspace_id
-    counting = tally.counting_cases(ix.services, workspace_id=workspace_id)
+    counting = tally_forms.counting_cases(ix.services, workspace_id=workspace_id)
     form = None
     if chosen and chosen.isdigit():
         try:
-            form = tally.sheet_form(ix.services, workspace_id=workspace_id, case_id=int(chosen))
+            form = tally_forms.sheet_form(ix.services, workspace_id=workspace_id, case_id=int(chosen))
         except UserError as exc:
             note = exc.message
     return sheet_modal(cases=counting, form=form, channel_id=channel_id, note=note)
@@ -273,7 +274,7 @@ def submit_sheet(ix: Interaction) -> None:
         ix.ack(response_action="update", view=_sheet_view_for(ix, chosen, meta.get("c")))
         return
     workspace_id = ix.member.workspace_id
-    form = tally.sheet_form(ix.services, workspace_id=workspace_id, case_id=case_id)
+    form = tally_forms.sheet_form(ix.services, workspace_id=workspace_id, case_id=case_id)
     summary = form.summary
     if form.fingerprint != meta.get("f"):
         ix.ack(response_action="update", view=_sheet_view_for(
@@ -301,8 +302,8 @@ def submit_sheet(ix: Interaction) -> None:
         ix.ack(response_action="errors", errors=errors)
         return
     try:
-        result = tally.enter_sheet(ix.services, workspace_id=workspace_id, case_id=case_id, sheet_id=sheet_id,
-                                   unit=unit, counts=counts, actor=ix.user_id)
+        result = tally_sheets.enter_sheet(ix.services, workspace_id=workspace_id, case_id=case_id, sheet_id=sheet_id,
+                                          unit=unit, counts=counts, actor=ix.user_id)
     except SheetRefused as exc:
         refused = _problem_errors(exc, case_id, summary.choices)
         if not refused:
@@ -391,8 +392,8 @@ def submit_withdraw(ix: Interaction) -> None:
         return
     workspace_id = ix.member.workspace_id
     try:
-        result = tally.withdraw_entry(ix.services, workspace_id=workspace_id, case_id=case_id, row_id=int(raw),
-                                      reason=reason, actor=ix.user_id)
+        result = tally_sheets.withdraw_entry(ix.services, workspace_id=workspace_id, case_id=case_id, row_id=int(raw),
+                                             reason=reason, actor=ix.user_id)
     except UserError as exc:
         field_errors(ix, exc, {"entry": Block.TALLY_ENTRY.value, "reason": Block.TALLY_REASON.value})
         return

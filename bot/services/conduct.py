@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 
 from bot.services.assistants import AssistantsSummary, assistants_summary
 from bot.services.evidence import EvidenceSummary, evidence_summary
-from bot.services.tally import TallySummary, tally_summary
+from bot.services.tally_forms import TallySummary, tally_summary
 from storage.models import RecountCase
 
 

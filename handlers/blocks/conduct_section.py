@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.services.assistants import AssistantsSummary
 from bot.services.cases import CaseView
 from bot.services.evidence import EvidenceSummary
-from bot.services.tally import TallySummary
+from bot.services.tally_forms import TallySummary
 from handlers.blocks.assistant_modal import finding_line
 from handlers.blocks.common import button, divider, esc, section
 from handlers.blocks.evidence_modal import demand_line, production_button, versions_text

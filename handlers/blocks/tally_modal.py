@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.services.tally import CountingCase, DisagreementLine, EntryLine, SetUpForm, SheetForm, TallySummary
+from bot.services.tally_forms import CountingCase, DisagreementLine, EntryLine, SetUpForm, SheetForm, TallySummary
 from handlers.blocks.common import button, context, esc, modal, option, plain, section
 from handlers.ids import Action, Block, View
 from rules.corrections import unit_label

@@ -25,7 +25,8 @@ from bot.office_settings import OfficeSettings
 from bot.server import RunningServer, WebApp
 from bot.services import access, case_money, cases, requests
 from bot.services.counting import start_counting
-from bot.services.tally import enter_sheet, set_up_count, withdraw_sheet
+from bot.services.tally_setup import set_up_count
+from bot.services.tally_sheets import enter_sheet, withdraw_sheet
 from handlers.cards import post_case_card
 from rules.cost import CostItem, CostItemKind
 from storage.models import AuditEntry, Certificate, Contest, LedgerRow, Notice, RecountCase, SurveyVersion

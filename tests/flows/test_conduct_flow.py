@@ -295,7 +295,7 @@ def test_a_sheet_for_a_unit_the_count_does_not_expect_is_refused_on_the_unit(har
     """The service refuses what the form cannot offer: a unit outside the set-up (e.g. a form opened before the
     set-up changed is redrawn, and the core's check stands behind it)."""
     from bot.services.errors import UserError
-    from bot.services.tally import enter_sheet as service_enter_sheet
+    from bot.services.tally_sheets import enter_sheet as service_enter_sheet
 
     voting_machines_case(harness)
     workspace_id = access.resolve_member(harness.services, TEAM, OFFICIAL).workspace_id
@@ -348,14 +348,14 @@ def test_setting_up_the_count_checks_its_fields(harness) -> None:
 def test_with_several_recounts_counting_the_form_asks_which(harness) -> None:
     voting_machines_case(harness)
     # The other automatic recount of the example (Cherry Creek's last seat) counts too, on paper.
-    from bot.services import counting, tally
+    from bot.services import counting, tally_setup
 
     workspace_id = access.resolve_member(harness.services, TEAM, OFFICIAL).workspace_id
     with harness.db.transaction() as s:
         other = s.scalar(select(RecountCase.id).where(RecountCase.id != case_id_of(harness)))
     counting.start_counting(harness.services, workspace_id=workspace_id, case_id=other, actor=OFFICIAL)
-    tally.set_up_count(harness.services, workspace_id=workspace_id, case_id=other, method="paper", units=None,
-                       double_entry=False, actor=OFFICIAL)
+    tally_setup.set_up_count(harness.services, workspace_id=workspace_id, case_id=other, method="paper", units=None,
+                             double_entry=False, actor=OFFICIAL)
     view = open_by_command(harness, "tally")
     assert [b["block_id"] for b in view["blocks"] if b["type"] == "input"] == ["tally.case"]
     assert submit(harness, view, {}).json()["errors"] == {"tally.case": "Choose the recount."}

@@ -15,7 +15,8 @@ from bot.services.context import Services
 from bot.services.counting import start_counting
 from bot.services.errors import UserError
 from bot.services.survey import import_returns
-from bot.services.tally import enter_sheet, set_up_count
+from bot.services.tally_setup import set_up_count
+from bot.services.tally_sheets import enter_sheet
 from rules.cost import CostItem, CostItemKind
 from rules.returns import parse_returns
 from storage.models import Contest, LedgerRow, Notice, SurveyVersion
@@ -149,7 +150,7 @@ def test_an_automatic_recount_on_voting_machines_with_double_entry(services) -> 
     state = sheet("T-1", "M-01", 2208, 2191, "U0B", 2).state  # disagrees
     assert state.disagreements and state.progress == (0, 2)
     # The physical sheet is checked; the mistyped second entry is withdrawn and re-entered by someone else.
-    from bot.services.tally import withdraw_sheet
+    from bot.services.tally_sheets import withdraw_sheet
 
     withdraw_sheet(services, workspace_id=services.workspace_id, case_id=case_id, sheet_id="T-1",
                    reason="No mistyped: 2,190 on the sheet", actor=DEO, entered_by="U0B")

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, select
 
 from bot.office_settings import OfficeSettings
-from bot.services import access, assistants, cases, evidence, tally
+from bot.services import access, assistants, cases, evidence, tally, tally_forms, tally_setup, tally_sheets
 from bot.services.assistants import AssistantInput
 from bot.services.checking import check
 from bot.services.context import Services
@@ -59,14 +59,14 @@ def rows(services, model) -> list:
 
 
 def set_up(services, method="voting_machine", units=("M-01", "M-02"), double=True):
-    return tally.configure_count(services, workspace_id=services.workspace_id, case_id=services.case_id,
-                                 method=method, units=list(units) if units is not None else None,
-                                 double_entry=double, actor=DEO)
+    return tally_setup.configure_count(services, workspace_id=services.workspace_id, case_id=services.case_id,
+                                       method=method, units=list(units) if units is not None else None,
+                                       double_entry=double, actor=DEO)
 
 
 def sheet(services, sid, unit, yes, no, who, entry=None):
-    return tally.enter_sheet(services, workspace_id=services.workspace_id, case_id=services.case_id, sheet_id=sid,
-                             unit=unit, counts={"Yes": yes, "No": no}, actor=who, entry=entry)
+    return tally_sheets.enter_sheet(services, workspace_id=services.workspace_id, case_id=services.case_id,
+                                    sheet_id=sid, unit=unit, counts={"Yes": yes, "No": no}, actor=who, entry=entry)
 
 
 @pytest.fixture
@@ -127,22 +127,22 @@ def test_a_disagreement_then_the_first_entry_withdrawn_and_entered_again(machine
     with machines.db.transaction() as s:
         from storage.models import RecountCase
 
-        summary = tally.tally_summary(s, s.get(RecountCase, machines.case_id))
+        summary = tally_forms.tally_summary(s, s.get(RecountCase, machines.case_id))
     [d] = summary.disagreements
     assert (d.unit, d.sheet_id, d.differences, d.blocking) == ("M-01", "T-1", (("Yes", 2208, 2209),), True)
     assert (d.first.entered_by, d.second.row_id) == (A, disagreeing.row_id)
     assert summary.tallied == 0
     # This time the first entry was the mistyped one.
-    withdrawn = tally.withdraw_entry(machines, workspace_id=machines.workspace_id, case_id=machines.case_id,
-                                     row_id=d.first.row_id, reason="Yes is 2,209 on the sheet", actor=DEO)
+    withdrawn = tally_sheets.withdraw_entry(machines, workspace_id=machines.workspace_id, case_id=machines.case_id,
+                                            row_id=d.first.row_id, reason="Yes is 2,209 on the sheet", actor=DEO)
     assert withdrawn.newly_withdrawn and (withdrawn.entry, withdrawn.entered_by) == (1, A)
-    again = tally.withdraw_entry(machines, workspace_id=machines.workspace_id, case_id=machines.case_id,
-                                 row_id=d.first.row_id, reason="twice", actor=DEO)
+    again = tally_sheets.withdraw_entry(machines, workspace_id=machines.workspace_id, case_id=machines.case_id,
+                                        row_id=d.first.row_id, reason="twice", actor=DEO)
     assert not again.newly_withdrawn and again.reason == "Yes is 2,209 on the sheet"
     assert audits(machines, "tally.sheet_withdrawn") == 1
     with pytest.raises(UserError) as refused:
-        tally.withdraw_entry(machines, workspace_id=machines.workspace_id, case_id=machines.case_id,
-                             row_id=disagreeing.row_id, reason=" ", actor=DEO)
+        tally_sheets.withdraw_entry(machines, workspace_id=machines.workspace_id, case_id=machines.case_id,
+                                    row_id=disagreeing.row_id, reason=" ", actor=DEO)
     assert refused.value.field == "reason"
     # The sheet has no first entry standing: A's new entry is entry 1 again, and it agrees.
     with machines.db.transaction() as s:
@@ -163,8 +163,8 @@ def test_sheets_with_problems_are_refused_on_their_field_and_nothing_is_stored(m
     assert refused("T-1", "M-01", -1, 1, A).field == "counts.Yes"
     assert refused(" ", "M-01", 1, 1, A).field == "sheet_id"
     with pytest.raises(UserError) as caught:
-        tally.enter_sheet(machines, workspace_id=machines.workspace_id, case_id=machines.case_id, sheet_id="T-1",
-                          unit="M-01", counts={"Yes": 1}, actor=A)
+        tally_sheets.enter_sheet(machines, workspace_id=machines.workspace_id, case_id=machines.case_id, sheet_id="T-1",
+                                 unit="M-01", counts={"Yes": 1}, actor=A)
     assert caught.value.field == "counts.No" and "write 0" in caught.value.message
     sheet(machines, "T-1", "M-01", 2208, 2190, A)
     # A second sheet for machine M-01: separate tally sheets for each machine (5), one sheet per machine.
@@ -185,9 +185,9 @@ def test_sheets_wait_for_counting_and_the_set_up(services) -> None:
     with pytest.raises(UserError, match="Set up the count first"):
         sheet(services, "T-1", "M-01", 1, 1, A)
     with pytest.raises(UserError, match="Set up the count") as caught:
-        tally.sheet_form(services, workspace_id=services.workspace_id, case_id=services.case_id)
+        tally_forms.sheet_form(services, workspace_id=services.workspace_id, case_id=services.case_id)
     assert caught.value.field == "case"
-    assert [c.set_up for c in tally.counting_cases(services, workspace_id=services.workspace_id)] == [False]
+    assert [c.set_up for c in tally_forms.counting_cases(services, workspace_id=services.workspace_id)] == [False]
 
 
 def test_the_card_shows_the_tally(machines) -> None:
