@@ -8,7 +8,7 @@ def build_registry() -> Registry:
     from handlers import approvals, commands, notices, requests, returns
     from handlers import canvass, case_money, counting, home
     from handlers import certificates, completion
-    from handlers import assistants, evidence, tally
+    from handlers import assistants, evidence, tally_disagreement, tally_setup, tally_sheets
 
     registry = Registry()
     commands.register(registry)
@@ -21,7 +21,9 @@ def build_registry() -> Registry:
     canvass.register(registry)
     completion.register(registry)
     certificates.register(registry)
-    tally.register(registry)
+    tally_setup.register(registry)
+    tally_sheets.register(registry)
+    tally_disagreement.register(registry)
     assistants.register(registry)
     evidence.register(registry)
     home.register(registry)

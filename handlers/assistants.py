@@ -12,12 +12,12 @@ from bot.services.errors import UserError
 from handlers.blocks.assistant_modal import NO, YES, assistants_modal, finding_line
 from handlers.blocks.common import esc
 from handlers.cards import post_in_thread, refresh_card
+from handlers.conduct_common import after_modal, case_number, clicked_case, field_errors, metadata_case, open_modal
+from handlers.conduct_common import selected, text_of_block
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
 from handlers.subcommands import SUBCOMMANDS
-from handlers.tally import after_modal, case_number, clicked_case, field_errors, metadata_case, open_modal, selected
-from handlers.tally import text_of_block
 from rules.money import money
 from rules.statute import cite
 from storage.models import Role

@@ -7,7 +7,7 @@ from handlers import requests  # noqa: F401  (/recount request)
 from handlers import canvass  # noqa: F401  (/recount canvass)
 from handlers import home  # noqa: F401  (/recount deadlines)
 from handlers import record  # noqa: F401  (/recount record)
-from handlers import assistants, evidence, tally  # noqa: F401  (/recount tally, assistants, evidence)
+from handlers import assistants, evidence, tally_sheets  # noqa: F401  (/recount assistants, evidence, tally)
 from handlers.ids import Command
 from handlers.interaction import Interaction
 from handlers.registry import ANYONE, Registry

@@ -18,13 +18,13 @@ from handlers.blocks.common import context, denver, esc, section
 from handlers.blocks.evidence_modal import (
     CITATION, demand_modal, production_button, production_modal, versions_text,
 )
+from handlers.blocks.tally_modal import metadata_of
 from handlers.cards import post_in_thread, refresh_card
+from handlers.conduct_common import after_modal, case_number, clicked_case, field_errors, open_modal, text_of_block
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
 from handlers.subcommands import SUBCOMMANDS
-from handlers.tally import after_modal, case_number, clicked_case, field_errors, metadata_of, open_modal
-from handlers.tally import text_of_block
 from storage.models import Role
 
 USAGE = "/recount evidence [case#]"

@@ -23,7 +23,7 @@ class Action(str, enum.Enum):
     RECORD_BALANCE = "case.balance"
     RECORD_DELIVERY = "certificate.delivery"
     NEW_CERTIFICATE_LINK = "certificate.new_link"
-    # --- conduct (handlers/tally.py, handlers/assistants.py, handlers/evidence.py): (3), (4), (5) ---
+    # --- conduct (handlers/tally_*.py, handlers/assistants.py, handlers/evidence.py): (3), (4), (5) ---
     SET_UP_COUNT = "tally.set_up"  # the card: how the recount is tallied and the units expected
     ENTER_SHEET = "tally.enter"  # the card / a thread post: open the tally-sheet form of the case
     WITHDRAW_ENTRY = "tally.withdraw"  # the card (value: case) or a disagreement post (value: case:entry row)
@@ -54,7 +54,7 @@ class View(str, enum.Enum):
     RESULTS_NOTICE = "case.results_notice"
     BALANCE = "case.balance"
     DELIVERY = "certificate.delivery"
-    # --- conduct (handlers/tally.py, handlers/assistants.py, handlers/evidence.py) ---
+    # --- conduct (handlers/tally_*.py, handlers/assistants.py, handlers/evidence.py) ---
     SET_UP_COUNT = "tally.set_up"
     TALLY_SHEET = "tally.sheet"
     WITHDRAW_ENTRY = "tally.withdraw"
@@ -144,7 +144,7 @@ class Block(str, enum.Enum):
     DELIVERY_METHOD = "delivery.method"
     DELIVERY_AT = "delivery.at"
     DELIVERY_DETAILS = "delivery.details"
-    # --- conduct (handlers/tally.py, handlers/assistants.py, handlers/evidence.py): "tally.*",
+    # --- conduct (handlers/tally_*.py, handlers/assistants.py, handlers/evidence.py): "tally.*",
     #     "assistant.*", "evidence.*" ids ---
     # (5): how the recount is tallied
     TALLY_METHOD = "tally.method"

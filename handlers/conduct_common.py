@@ -1,0 +1,85 @@
+"""What the conduct handlers (the tally, assistants, evidence) share: the case a clerk typed or clicked,
+opening a modal within its trigger, reading its fields and putting a refusal on its field, where later
+messages go, a direct message, and the tally on a case's card."""
+from __future__ import annotations
+
+import re
+
+from slack_sdk.errors import SlackApiError
+
+from bot.outbox import enqueue
+from bot.services.cases import CaseView
+from bot.services.errors import UserError
+from bot.services.tally_forms import TallySummary
+from handlers.blocks.common import esc
+from handlers.blocks.tally_modal import metadata_of
+from handlers.ids import Block, value_of
+from handlers.interaction import Interaction
+
+EXPIRED = {"expired_trigger_id", "exchanged_trigger_id", "invalid_trigger_id"}
+
+
+def case_number(args: str, usage: str) -> int | None:
+    """The case number a clerk typed ("12", "#12"), or None when nothing was typed."""
+    text = args.strip().lstrip("#").strip()
+    if not text:
+        return None
+    if not re.fullmatch(r"\d{1,9}", text):
+        raise UserError(f"“{esc(args.strip())}” is not a case number: `{usage}` (the number is on the case card, "
+                        "“Case #12”).")
+    return int(text)
+
+
+def open_modal(ix: Interaction, view: dict, again: str) -> None:
+    """Open a modal with the trigger; a trigger that expired is told as such, not as a failure."""
+    try:
+        ix.client.views_open(trigger_id=ix.trigger_id, view=view)
+    except SlackApiError as exc:
+        if exc.response.get("error") not in EXPIRED:
+            raise
+        raise UserError(f"Slack's moment to open the form passed before I could; {again} again.") from None
+
+
+def clicked_case(ix: Interaction) -> int:
+    return int(ix.body["actions"][0]["value"].split(":")[0])
+
+
+def metadata_case(ix: Interaction) -> int:
+    return int(metadata_of(ix.body["view"])["k"])
+
+
+def text_of_block(state: dict, block: Block | str) -> str:
+    return (value_of(state, block).get("value") or "").strip()
+
+
+def selected(state: dict, block: Block | str) -> str | None:
+    return (value_of(state, block).get("selected_option") or {}).get("value")
+
+
+def after_modal(ix: Interaction, case: CaseView) -> None:
+    """A modal has no channel: later messages to the person go beside the card."""
+    ix.channel_id = case.channel_id
+
+
+def field_errors(ix: Interaction, exc: UserError, fields: dict[str, str]) -> None:
+    """A refusal on a field the modal shows goes on that field; any other refusal replaces the modal."""
+    block = fields.get(exc.field or "")
+    if block is None:
+        raise exc
+    ix.ack(response_action="errors", errors={block: exc.message})
+
+
+def dm(ix: Interaction, user: str, text: str, blocks: list[dict] | None, key: str) -> None:
+    """A direct message through the outbox (not lost to a Slack outage; sent once per key)."""
+    payload: dict = {"text": text}
+    if blocks:
+        payload["blocks"] = blocks
+    services = ix.services
+    with services.db.transaction() as session:
+        enqueue(session, method="chat.postMessage", payload=payload, workspace_id=ix.member.workspace_id,
+                dm_user=user, dedupe_key=key, now=services.now())
+    services.outbox_wake.set()
+
+
+def tally_of(case: CaseView) -> TallySummary | None:
+    return case.conduct.tally if case.conduct else None
