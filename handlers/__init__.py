@@ -6,7 +6,7 @@ from handlers.registry import Registry
 
 def build_registry() -> Registry:
     from handlers import approvals, commands, notices, requests, returns
-    from handlers import canvass, case_money, counting, home
+    from handlers import canvass, cost, cost_notice, counting, home, payments
     from handlers import certificates, completion
     from handlers import assistants, evidence, tally_disagreement, tally_setup, tally_sheets
 
@@ -16,7 +16,9 @@ def build_registry() -> Registry:
     returns.register(registry)
     requests.register(registry)
     approvals.register(registry)
-    case_money.register(registry)
+    cost.register(registry)
+    cost_notice.register(registry)
+    payments.register(registry)
     counting.register(registry)
     canvass.register(registry)
     completion.register(registry)

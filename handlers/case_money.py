@@ -1,57 +1,27 @@
-"""The money of a requested recount from its card: determine the cost (2)(b)(II), record the notice of it
-(2)(b)(III), record payments (2)(b)(IV), (2)(c).
+"""The money of a requested recount from its card: determine the cost (2)(b)(II) (`handlers.cost`), record the
+notice of it (2)(b)(III) (`handlers.cost_notice`), record payments (2)(b)(IV), (2)(c) (`handlers.payments`).
 
 Each is a button on the card that opens a modal (in the request thread: the trigger expires in 3 seconds);
 the modal's submission is checked field by field, recorded by `bot.services.case_money`, then the modal
 closes, the card is edited and the case's thread says what was recorded. Determining the cost also posts
-the notice of it, as a letter ready to send.
+the notice of it, as a letter ready to send. This module holds what the three share.
 """
 from __future__ import annotations
 
-import datetime as dt
 import json
-from decimal import Decimal, InvalidOperation
 
-from slack_sdk.errors import SlackApiError
-
-from bot.services import case_money, cases
-from bot.services.case_money import CostRefused
+from bot.services import cases
 from bot.services.cases import CaseView
 from bot.services.errors import UserError
-from handlers.blocks.common import denver, esc
-from handlers.blocks.cost_modal import ASSISTANTS, BOARD, GB_DESCRIPTION, PerDayGroup, cost_modal
-from handlers.blocks.cost_notice import (
-    cost_notice_letter, cost_notice_modal, cost_notice_recorded, letter_blocks, letter_text,
-)
-from handlers.blocks.payment_modal import payment_modal
-from handlers.cards import post_in_thread, refresh_card
-from handlers.ids import Action, Block, View, value_of
+from handlers.blocks.common import denver
+from handlers.ids import Block, value_of
 from handlers.interaction import Interaction
-from handlers.registry import Registry
-from rules.cost import CostItem, CostItemKind
-from rules.money import format_money, money
-from rules.statute import cite
-from storage.models import Role
 
-COST_NOTICE_FIELDS = {"method": Block.COST_NOTICE_METHOD, "notified_at": Block.COST_NOTICE_AT,
-                      "notified_by": Block.COST_NOTICE_BY}
-PAYMENT_FIELDS = {"amount": Block.PAYMENT_AMOUNT, "method": Block.PAYMENT_METHOD,
-                  "reference": Block.PAYMENT_REFERENCE, "received_by": Block.PAYMENT_RECEIVED_BY}
 AUTOMATIC = ("This is an automatic recount: the governing body pays for it (C.R.S. 1-13.5-1306(1)); there is no "
              "cost to determine or collect from anyone.")
 
 
-def register(registry: Registry) -> None:
-    registry.action(Action.DETERMINE_COST.value, needs=Role.STAFF, changes_state=False)(open_cost)
-    registry.view(View.COST.value, needs=Role.STAFF)(submit_cost)
-    registry.action(Action.RECORD_COST_NOTICE.value, needs=Role.STAFF, changes_state=False)(open_cost_notice)
-    registry.view(View.COST_NOTICE.value, needs=Role.STAFF)(submit_cost_notice)
-    registry.action(Action.RECORD_PAYMENT.value, needs=Role.STAFF, changes_state=False)(open_payment)
-    registry.view(View.PAYMENT.value, needs=Role.STAFF)(submit_payment)
-
-
-# ------------------------------------------------------------------ shared
-def _clicked_case(ix: Interaction) -> CaseView | None:
+def clicked_case(ix: Interaction) -> CaseView | None:
     """The case of the clicked button, or None (the person was told why) when its money cannot change."""
     case = cases.case_view(ix.services, int(ix.body["actions"][0]["value"]), workspace_id=ix.member.workspace_id)
     if not case.requested:
@@ -64,20 +34,20 @@ def _clicked_case(ix: Interaction) -> CaseView | None:
     return case
 
 
-def _submitted(ix: Interaction) -> tuple[dict, int]:
+def submitted(ix: Interaction) -> tuple[dict, int]:
     view = ix.body["view"]
     return view.get("state", {}), int(json.loads(view.get("private_metadata") or "{}")["case_id"])
 
 
-def _text(state: dict, block: Block) -> str:
+def text_of_block(state: dict, block: Block) -> str:
     return (value_of(state, block).get("value") or "").strip()
 
 
-def _selected(state: dict, block: Block) -> str:
+def selected(state: dict, block: Block) -> str:
     return ((value_of(state, block).get("selected_option") or {}).get("value")) or ""
 
 
-def _field_errors(ix: Interaction, exc: UserError, fields: dict[str, Block]) -> None:
+def field_errors(ix: Interaction, exc: UserError, fields: dict[str, Block]) -> None:
     """A refusal on a field the modal shows goes on that field; any other refusal replaces the modal."""
     block = fields.get(exc.field or "")
     if block is None:
@@ -85,365 +55,6 @@ def _field_errors(ix: Interaction, exc: UserError, fields: dict[str, Block]) -> 
     ix.ack(response_action="errors", errors={block.value: exc.message})
 
 
-def _after_modal(ix: Interaction, case: CaseView) -> None:
+def after_modal(ix: Interaction, case: CaseView) -> None:
     """A modal has no channel: later messages to the person go beside the card."""
     ix.channel_id = case.channel_id
-
-
-# ------------------------------------------------------------------ (2)(b)(II): the cost
-def open_cost(ix: Interaction) -> None:
-    case = _clicked_case(ix)
-    if case is None:
-        return
-    previous = case_money.latest_cost_items(ix.services, workspace_id=ix.member.workspace_id, case_id=case.id)
-    ix.client.views_open(trigger_id=ix.trigger_id, view=cost_modal(case, previous=previous))
-
-
-class _CostForm:
-    """Reads the cost modal into `CostItem`s, remembering which block each item's rate and count came from."""
-
-    def __init__(self, state: dict) -> None:
-        self.state = state
-        self.items: list[CostItem] = []
-        self.rate_blocks: list[Block] = []
-        self.first_blocks: list[Block] = []
-        self.errors: dict[str, str] = {}
-
-    # -------------------------------------------------------------- fields
-    def text(self, block: Block) -> str:
-        return _text(self.state, block)
-
-    def error(self, block: Block, message: str) -> None:
-        self.errors.setdefault(block.value, message)
-
-    def amount(self, block: Block, label: str) -> Decimal | None:
-        raw = self.text(block)
-        if not raw:
-            return None
-        try:
-            return money(raw, field=label)
-        except ValueError as exc:
-            self.error(block, str(exc))
-            return None
-
-    def whole(self, block: Block, label: str, minimum: int) -> int | None:
-        raw = self.text(block)
-        if not raw:
-            return None
-        try:
-            number = Decimal(raw)
-        except InvalidOperation:
-            number = None
-        if number is None or not number.is_finite() or number != number.to_integral_value() or number < minimum:
-            self.error(block, f"{label}: a whole number of at least {minimum}, not “{raw}”.")
-            return None
-        if number > 10_000:
-            self.error(block, f"{label}: {raw} is implausibly large.")
-            return None
-        return int(number)
-
-    def hours(self, block: Block) -> Decimal | None:
-        raw = self.text(block)
-        if not raw:
-            return None
-        try:
-            number = Decimal(raw)
-        except InvalidOperation:
-            number = None
-        if number is None or not number.is_finite() or number <= 0:
-            self.error(block, f"Hours: a number more than 0, like 7.5, not “{raw}”.")
-            return None
-        if number != number.quantize(Decimal("0.01")):
-            self.error(block, f"Hours: at most two decimal places (“{raw}”).")
-            return None
-        return number
-
-    def add(self, item_args: dict, *, rate_block: Block, first_block: Block) -> None:
-        try:
-            item = CostItem(**item_args)
-        except (TypeError, ValueError) as exc:
-            self.error(first_block, str(exc))
-            return
-        self.items.append(item)
-        self.rate_blocks.append(rate_block)
-        self.first_blocks.append(first_block)
-
-    # -------------------------------------------------------------- groups
-    def read(self) -> _CostForm:
-        self.staff()
-        self.per_day(BOARD, "Canvass board")
-        self.per_day(ASSISTANTS, "Assistants")
-        self.supplies()
-        self.other()
-        if not self.items and not self.errors:
-            self.error(Block.COST_STAFF_HOURS, "Enter at least one item of the cost.")
-        return self
-
-    def staff(self) -> None:
-        if not any(self.text(b) for b in (Block.COST_STAFF_HOURS, Block.COST_STAFF_RATE, Block.COST_STAFF_DESCRIPTION)):
-            return
-        hours = self.hours(Block.COST_STAFF_HOURS)
-        rate = self.amount(Block.COST_STAFF_RATE, "Hourly rate")
-        if not self.text(Block.COST_STAFF_HOURS):
-            self.error(Block.COST_STAFF_HOURS, "Enter the staff hours, or clear the staff time.")
-        if not self.text(Block.COST_STAFF_RATE):
-            self.error(Block.COST_STAFF_RATE, "Enter the hourly rate.")
-        if hours is not None and rate is not None:
-            self.add({"kind": CostItemKind.STAFF_HOURS, "description": self.text(Block.COST_STAFF_DESCRIPTION),
-                      "rate": rate, "quantity": hours}, rate_block=Block.COST_STAFF_RATE,
-                     first_block=Block.COST_STAFF_HOURS)
-
-    def per_day(self, group: PerDayGroup, label: str) -> None:
-        filled = [self.text(b) for b in (group.persons, group.days, group.rate, group.gb_rate)]
-        if not any(filled) and self.text(group.gb_members) in ("", "0"):
-            return
-        persons = self.whole(group.persons, f"{label}: persons paid", 1)
-        days = self.whole(group.days, f"{label}: days", 1)
-        members = self.whole(group.gb_members, f"{label}: members of the governing body", 0)
-        rate = self.amount(group.rate, "Daily fee per person")
-        gb_rate = self.amount(group.gb_rate, "Daily fee of governing-body members")
-        members = members or 0
-        for block, what in ((group.persons, "how many persons are paid"), (group.days, "for how many days")):
-            if not self.text(block):
-                self.error(block, f"Say {what}, or clear the {label.lower()} fees.")
-        if persons is not None and members > persons:
-            self.error(group.gb_members, f"At most {persons}: the persons paid.")
-            return
-        if self.text(group.gb_rate) and members == 0:
-            self.error(group.gb_members, "Say how many are members of the governing body, or clear their fee.")
-            return
-        all_members_at_own_fee = gb_rate is not None and persons is not None and members == persons
-        if not self.text(group.rate) and not all_members_at_own_fee:
-            self.error(group.rate, "Enter the daily fee per person.")
-        if persons is None or days is None or self.errors.get(group.rate.value) or self.errors.get(group.gb_rate.value):
-            return
-        kind = group.kind
-        if gb_rate is None:
-            self.add({"kind": kind, "description": "", "rate": rate, "quantity": days, "persons": persons,
-                      "governing_body_members": members}, rate_block=group.rate, first_block=group.persons)
-            return
-        if persons > members:
-            self.add({"kind": kind, "description": "not members of the governing body", "rate": rate,
-                      "quantity": days, "persons": persons - members, "governing_body_members": 0},
-                     rate_block=group.rate, first_block=group.persons)
-        self.add({"kind": kind, "description": GB_DESCRIPTION, "rate": gb_rate, "quantity": days,
-                  "persons": members, "governing_body_members": members},
-                 rate_block=group.gb_rate, first_block=group.gb_members)
-
-    def supplies(self) -> None:
-        if not (self.text(Block.COST_SUPPLIES) or self.text(Block.COST_SUPPLIES_DESCRIPTION)):
-            return
-        amount = self.amount(Block.COST_SUPPLIES, "Supplies")
-        if not self.text(Block.COST_SUPPLIES):
-            self.error(Block.COST_SUPPLIES, "Enter the amount for supplies, or clear what they are.")
-        if amount is not None:
-            self.add({"kind": CostItemKind.SUPPLIES, "description": self.text(Block.COST_SUPPLIES_DESCRIPTION),
-                      "rate": amount}, rate_block=Block.COST_SUPPLIES, first_block=Block.COST_SUPPLIES)
-
-    def other(self) -> None:
-        if not (self.text(Block.COST_OTHER_AMOUNT) or self.text(Block.COST_OTHER_DESCRIPTION)):
-            return
-        amount = self.amount(Block.COST_OTHER_AMOUNT, "Other amount")
-        if not self.text(Block.COST_OTHER_AMOUNT):
-            self.error(Block.COST_OTHER_AMOUNT, "Enter the amount, or clear the description.")
-        if not self.text(Block.COST_OTHER_DESCRIPTION):
-            self.error(Block.COST_OTHER_DESCRIPTION, "Say what this amount is for.")
-            return
-        if amount is not None:
-            self.add({"kind": CostItemKind.OTHER, "description": self.text(Block.COST_OTHER_DESCRIPTION),
-                      "rate": amount}, rate_block=Block.COST_OTHER_AMOUNT, first_block=Block.COST_OTHER_AMOUNT)
-
-    def refusal_errors(self, refused: CostRefused) -> dict[str, str]:
-        """Each problem of the refusal on the block its item came from."""
-        errors: dict[str, str] = {}
-        for problem in refused.determination.problems:
-            index = int(problem["item"]) - 1
-            if not 0 <= index < len(self.items):
-                continue
-            block = self.rate_blocks[index] if problem["field"] == "rate" else self.first_blocks[index]
-            message = problem["message"]
-            text = message[:1].upper() + message[1:] + ("" if message.endswith(".") else ".")
-            errors[block.value] = f"{errors[block.value]} {text}" if block.value in errors else text
-        return errors
-
-
-def submit_cost(ix: Interaction) -> None:
-    state, case_id = _submitted(ix)
-    form = _CostForm(state).read()
-    if form.errors:
-        ix.ack(response_action="errors", errors=form.errors)
-        return
-    workspace_id = ix.member.workspace_id
-    try:
-        determination = case_money.record_cost(ix.services, workspace_id=workspace_id, case_id=case_id,
-                                               items=form.items, actor=ix.user_id)
-    except CostRefused as refused:
-        errors = form.refusal_errors(refused)
-        if not errors:
-            raise
-        ix.ack(response_action="errors", errors=errors)
-        return
-    ix.ack()
-    case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
-    _after_modal(ix, case)
-    refresh_card(ix.services, case)
-    post_in_thread(ix.services, case, _cost_message(case, determination.total, ix.user_id))
-    letter = cost_notice_letter(case, today=ix.services.today(), signer=_signer(ix))
-    post_in_thread(ix.services, case, letter_text(case), blocks=letter_blocks(case, letter))
-
-
-def _cost_message(case: CaseView, total: Decimal, actor: str) -> str:
-    money_view = case.money
-    lines = "\n".join(f"• {esc(line)}" for line in money_view.cost_items)
-    text = (f":abacus: *Cost of the recount determined: {format_money(total)}* by <@{actor}> "
-            f"({cite('(2)(b)(II)')})\n{lines}\n*Total: {format_money(total)}*")
-    earlier = [line.amount for line in money_view.lines if line.kind == "cost_determined"][:-1]
-    if earlier:
-        text += f"\nThis replaces the cost determined before, {format_money(earlier[-1])}."
-        if money_view.cost_notices:
-            text += " The requester was notified of the earlier cost: send them the notice below as well."
-    if money_view.paid:
-        if money_view.paid >= total:
-            surplus = money_view.paid - total
-            text += (f"\nPaid so far: {format_money(money_view.paid)}, the cost in full"
-                     + (f" and {format_money(surplus)} more, held under {cite('(2)(c)')}" if surplus else "") + ".")
-        else:
-            text += f"\nPaid so far: {format_money(money_view.paid)}; {format_money(money_view.due)} due."
-    return text + (f"\nNext: send the requester the notice below and record it with *Record cost notice* "
-                   f"({cite('(2)(b)(III)')}).")
-
-
-def _signer(ix: Interaction) -> str | None:
-    """The letter is signed by the designated election official: the person determining the cost, when
-    they hold that role here; otherwise the signature line is left for the official to fill in."""
-    if ix.role is not Role.OFFICIAL:
-        return None
-    try:
-        user = ix.client.users_info(user=ix.user_id)["user"]
-    except SlackApiError:
-        return None
-    profile = user.get("profile") or {}
-    return profile.get("real_name") or user.get("real_name") or None
-
-
-# ------------------------------------------------------------------ (2)(b)(III): the notice of the cost
-def open_cost_notice(ix: Interaction) -> None:
-    case = _clicked_case(ix)
-    if case is None:
-        return
-    money_view = case.money
-    if money_view.cost_determined is None:
-        ix.tell(f"Determine the cost first ({cite('(2)(b)(II)')}); then notify the requester of it.")
-        return
-    if money_view.requester_notified_of_current_cost:
-        latest = money_view.cost_notices[-1]
-        ix.tell(f"The requester was already notified of {format_money(latest.cost)}: {denver(latest.notified_at)} "
-                f"by {esc(latest.notified_by)} by {esc(latest.method)} (recorded by <@{latest.recorded_by}>). "
-                "Nothing to record until the cost changes.")
-        return
-    ix.client.views_open(trigger_id=ix.trigger_id, view=cost_notice_modal(case, now=ix.services.now()))
-
-
-def submit_cost_notice(ix: Interaction) -> None:
-    state, case_id = _submitted(ix)
-    method = _selected(state, Block.COST_NOTICE_METHOD)
-    stamp = value_of(state, Block.COST_NOTICE_AT).get("selected_date_time")
-    by = _text(state, Block.COST_NOTICE_BY)
-    errors = {}
-    if not method:
-        errors[Block.COST_NOTICE_METHOD.value] = "Choose how the requester was notified."
-    if stamp is None:
-        errors[Block.COST_NOTICE_AT.value] = "Say when the requester was notified."
-    if not by:
-        errors[Block.COST_NOTICE_BY.value] = "Say who notified the requester."
-    if errors:
-        ix.ack(response_action="errors", errors=errors)
-        return
-    at = dt.datetime.fromtimestamp(int(stamp), tz=dt.timezone.utc)
-    workspace_id = ix.member.workspace_id
-    try:
-        notice = case_money.record_cost_notice(ix.services, workspace_id=workspace_id, case_id=case_id,
-                                               notified_at=at, method=method, notified_by=by,
-                                               details=_text(state, Block.COST_NOTICE_DETAILS) or None,
-                                               actor=ix.user_id)
-    except UserError as exc:
-        _field_errors(ix, exc, COST_NOTICE_FIELDS)
-        return
-    ix.ack()
-    case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
-    _after_modal(ix, case)
-    refresh_card(ix.services, case)
-    text = cost_notice_recorded(case, cost=notice.cost, method=notice.method, by=notice.notified_by,
-                                at=notice.notified_at, actor=ix.user_id)
-    money_view = case.money
-    if money_view.due:
-        text += f" {format_money(money_view.due)} is now due from the requester on demand ({cite('(2)(c)')})."
-    post_in_thread(ix.services, case, text)
-
-
-# ------------------------------------------------------------------ (2)(b)(IV), (2)(c): payments
-def open_payment(ix: Interaction) -> None:
-    case = _clicked_case(ix)
-    if case is None:
-        return
-    ix.client.views_open(trigger_id=ix.trigger_id, view=payment_modal(case))
-
-
-def submit_payment(ix: Interaction) -> None:
-    state, case_id = _submitted(ix)
-    raw_amount = _text(state, Block.PAYMENT_AMOUNT)
-    method = _selected(state, Block.PAYMENT_METHOD)
-    reference = _text(state, Block.PAYMENT_REFERENCE)
-    received_by = _text(state, Block.PAYMENT_RECEIVED_BY)
-    errors = {}
-    amount = None
-    try:
-        amount = money(raw_amount, field="Amount")
-    except ValueError as exc:
-        errors[Block.PAYMENT_AMOUNT.value] = "Enter the amount paid." if not raw_amount else str(exc)
-    if amount is not None and amount == 0:
-        errors[Block.PAYMENT_AMOUNT.value] = "Amount: a payment of $0.00 moves no money."
-    if not method:
-        errors[Block.PAYMENT_METHOD.value] = "Choose how it was paid."
-    if not reference:
-        errors[Block.PAYMENT_REFERENCE.value] = "Give the receipt, check or transaction number."
-    if not received_by:
-        errors[Block.PAYMENT_RECEIVED_BY.value] = "Say who received the payment."
-    if errors:
-        ix.ack(response_action="errors", errors=errors)
-        return
-    workspace_id = ix.member.workspace_id
-    try:
-        case_money.record_payment(ix.services, workspace_id=workspace_id, case_id=case_id, amount=amount,
-                                  method=method, reference=reference, received_by=received_by, actor=ix.user_id)
-    except UserError as exc:
-        _field_errors(ix, exc, PAYMENT_FIELDS)
-        return
-    ix.ack()
-    case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
-    _after_modal(ix, case)
-    refresh_card(ix.services, case)
-    post_in_thread(ix.services, case, _payment_message(case, amount, method, reference, received_by, ix.user_id))
-
-
-def _payment_message(case: CaseView, amount: Decimal, method: str, reference: str, received_by: str,
-                     actor: str) -> str:
-    money_view = case.money
-    text = (f":moneybag: Payment of *{format_money(amount)}* recorded by <@{actor}>: {esc(method)}, ref. "
-            f"{esc(reference)}, received by {esc(received_by)} ({cite('(2)(c)')}).")
-    cost, paid = money_view.cost_determined, money_view.paid
-    if cost is None:
-        return text + f" No cost is determined yet; {format_money(paid)} paid is held ({cite('(2)(c)')})."
-    if paid < cost:
-        return text + (f" Paid {format_money(paid)} of {format_money(cost)}: *{format_money(money_view.due)} still "
-                       f"due*. Counting waits until the cost is collected in full ({cite('(2)(b)(IV)')}).")
-    text += f" Paid {format_money(paid)} of {format_money(cost)}: the cost is collected ({cite('(2)(b)(IV)')})."
-    if paid > cost:
-        text += (f" {format_money(paid - cost)} more than the cost is held with it ({cite('(2)(c)')}); what the "
-                 f"recount does not use is returned afterwards ({cite('(2)(f)')}).")
-    missing = (case.checklist.numbers.get("missing") if case.checklist else None) or []
-    if missing:
-        text += " Still to do before counting: " + "; ".join(f"{m['item']} {m['what']}" for m in missing) + "."
-    else:
-        text += " Everything (2)(b) requires is done: counting may start."
-    return text

@@ -29,8 +29,8 @@ from handlers.blocks.completion_modals import balance_modal, complete_modal, res
 from handlers.blocks.recount_report import (
     certificates_text, report_blocks, report_text, results_notice_blocks, results_notice_letter, results_notice_text,
 )
-from handlers.case_money import _signer
 from handlers.cards import post_in_thread, refresh_card
+from handlers.cost import letter_signer
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
@@ -167,7 +167,7 @@ def announce_completion(ix: Interaction, case: CaseView) -> None:
     services, view = ix.services, case.completion
     refresh_card(services, case)
     post_in_thread(services, case, report_text(case), blocks=report_blocks(case, view))
-    letter = results_notice_letter(case, view, today=services.today(), signer=_signer(ix))
+    letter = results_notice_letter(case, view, today=services.today(), signer=letter_signer(ix))
     post_in_thread(services, case, results_notice_text(case, view),
                    blocks=results_notice_blocks(case, view, letter))
     links = {c.id: certificate_link(c.token) for c in view.certificates}

@@ -1,0 +1,80 @@
+"""Recording the notice of the cost (2)(b)(III) from a requested recount's card: when, how and by whom the
+requester was notified of the cost determined; once per cost (a new cost needs a new notice)."""
+from __future__ import annotations
+
+import datetime as dt
+
+from bot.services import case_money, cases
+from bot.services.errors import UserError
+from handlers.blocks.common import denver, esc
+from handlers.blocks.cost_notice import cost_notice_modal, cost_notice_recorded
+from handlers.cards import post_in_thread, refresh_card
+from handlers.case_money import after_modal, clicked_case, field_errors, selected, submitted, text_of_block
+from handlers.ids import Action, Block, View, value_of
+from handlers.interaction import Interaction
+from handlers.registry import Registry
+from rules.money import format_money
+from rules.statute import cite
+from storage.models import Role
+
+COST_NOTICE_FIELDS = {"method": Block.COST_NOTICE_METHOD, "notified_at": Block.COST_NOTICE_AT,
+                      "notified_by": Block.COST_NOTICE_BY}
+
+
+def register(registry: Registry) -> None:
+    registry.action(Action.RECORD_COST_NOTICE.value, needs=Role.STAFF, changes_state=False)(open_cost_notice)
+    registry.view(View.COST_NOTICE.value, needs=Role.STAFF)(submit_cost_notice)
+
+
+def open_cost_notice(ix: Interaction) -> None:
+    case = clicked_case(ix)
+    if case is None:
+        return
+    money_view = case.money
+    if money_view.cost_determined is None:
+        ix.tell(f"Determine the cost first ({cite('(2)(b)(II)')}); then notify the requester of it.")
+        return
+    if money_view.requester_notified_of_current_cost:
+        latest = money_view.cost_notices[-1]
+        ix.tell(f"The requester was already notified of {format_money(latest.cost)}: {denver(latest.notified_at)} "
+                f"by {esc(latest.notified_by)} by {esc(latest.method)} (recorded by <@{latest.recorded_by}>). "
+                "Nothing to record until the cost changes.")
+        return
+    ix.client.views_open(trigger_id=ix.trigger_id, view=cost_notice_modal(case, now=ix.services.now()))
+
+
+def submit_cost_notice(ix: Interaction) -> None:
+    state, case_id = submitted(ix)
+    method = selected(state, Block.COST_NOTICE_METHOD)
+    stamp = value_of(state, Block.COST_NOTICE_AT).get("selected_date_time")
+    by = text_of_block(state, Block.COST_NOTICE_BY)
+    errors = {}
+    if not method:
+        errors[Block.COST_NOTICE_METHOD.value] = "Choose how the requester was notified."
+    if stamp is None:
+        errors[Block.COST_NOTICE_AT.value] = "Say when the requester was notified."
+    if not by:
+        errors[Block.COST_NOTICE_BY.value] = "Say who notified the requester."
+    if errors:
+        ix.ack(response_action="errors", errors=errors)
+        return
+    at = dt.datetime.fromtimestamp(int(stamp), tz=dt.timezone.utc)
+    workspace_id = ix.member.workspace_id
+    try:
+        notice = case_money.record_cost_notice(ix.services, workspace_id=workspace_id, case_id=case_id,
+                                               notified_at=at, method=method, notified_by=by,
+                                               details=text_of_block(state, Block.COST_NOTICE_DETAILS) or None,
+                                               actor=ix.user_id)
+    except UserError as exc:
+        field_errors(ix, exc, COST_NOTICE_FIELDS)
+        return
+    ix.ack()
+    case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
+    after_modal(ix, case)
+    refresh_card(ix.services, case)
+    text = cost_notice_recorded(case, cost=notice.cost, method=notice.method, by=notice.notified_by,
+                                at=notice.notified_at, actor=ix.user_id)
+    money_view = case.money
+    if money_view.due:
+        text += f" {format_money(money_view.due)} is now due from the requester on demand ({cite('(2)(c)')})."
+    post_in_thread(ix.services, case, text)

@@ -1,0 +1,94 @@
+"""Recording payments (2)(b)(IV), (2)(c) from a requested recount's card: each payment posted in the case's
+thread with what is paid against the cost, what is still due, and what is left before counting may start."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from bot.services import case_money, cases
+from bot.services.cases import CaseView
+from bot.services.errors import UserError
+from handlers.blocks.common import esc
+from handlers.blocks.payment_modal import payment_modal
+from handlers.cards import post_in_thread, refresh_card
+from handlers.case_money import after_modal, clicked_case, field_errors, selected, submitted, text_of_block
+from handlers.ids import Action, Block, View
+from handlers.interaction import Interaction
+from handlers.registry import Registry
+from rules.money import format_money, money
+from rules.statute import cite
+from storage.models import Role
+
+PAYMENT_FIELDS = {"amount": Block.PAYMENT_AMOUNT, "method": Block.PAYMENT_METHOD,
+                  "reference": Block.PAYMENT_REFERENCE, "received_by": Block.PAYMENT_RECEIVED_BY}
+
+
+def register(registry: Registry) -> None:
+    registry.action(Action.RECORD_PAYMENT.value, needs=Role.STAFF, changes_state=False)(open_payment)
+    registry.view(View.PAYMENT.value, needs=Role.STAFF)(submit_payment)
+
+
+def open_payment(ix: Interaction) -> None:
+    case = clicked_case(ix)
+    if case is None:
+        return
+    ix.client.views_open(trigger_id=ix.trigger_id, view=payment_modal(case))
+
+
+def submit_payment(ix: Interaction) -> None:
+    state, case_id = submitted(ix)
+    raw_amount = text_of_block(state, Block.PAYMENT_AMOUNT)
+    method = selected(state, Block.PAYMENT_METHOD)
+    reference = text_of_block(state, Block.PAYMENT_REFERENCE)
+    received_by = text_of_block(state, Block.PAYMENT_RECEIVED_BY)
+    errors = {}
+    amount = None
+    try:
+        amount = money(raw_amount, field="Amount")
+    except ValueError as exc:
+        errors[Block.PAYMENT_AMOUNT.value] = "Enter the amount paid." if not raw_amount else str(exc)
+    if amount is not None and amount == 0:
+        errors[Block.PAYMENT_AMOUNT.value] = "Amount: a payment of $0.00 moves no money."
+    if not method:
+        errors[Block.PAYMENT_METHOD.value] = "Choose how it was paid."
+    if not reference:
+        errors[Block.PAYMENT_REFERENCE.value] = "Give the receipt, check or transaction number."
+    if not received_by:
+        errors[Block.PAYMENT_RECEIVED_BY.value] = "Say who received the payment."
+    if errors:
+        ix.ack(response_action="errors", errors=errors)
+        return
+    workspace_id = ix.member.workspace_id
+    try:
+        case_money.record_payment(ix.services, workspace_id=workspace_id, case_id=case_id, amount=amount,
+                                  method=method, reference=reference, received_by=received_by, actor=ix.user_id)
+    except UserError as exc:
+        field_errors(ix, exc, PAYMENT_FIELDS)
+        return
+    ix.ack()
+    case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
+    after_modal(ix, case)
+    refresh_card(ix.services, case)
+    post_in_thread(ix.services, case, _payment_message(case, amount, method, reference, received_by, ix.user_id))
+
+
+def _payment_message(case: CaseView, amount: Decimal, method: str, reference: str, received_by: str,
+                     actor: str) -> str:
+    money_view = case.money
+    text = (f":moneybag: Payment of *{format_money(amount)}* recorded by <@{actor}>: {esc(method)}, ref. "
+            f"{esc(reference)}, received by {esc(received_by)} ({cite('(2)(c)')}).")
+    cost, paid = money_view.cost_determined, money_view.paid
+    if cost is None:
+        return text + f" No cost is determined yet; {format_money(paid)} paid is held ({cite('(2)(c)')})."
+    if paid < cost:
+        return text + (f" Paid {format_money(paid)} of {format_money(cost)}: *{format_money(money_view.due)} still "
+                       f"due*. Counting waits until the cost is collected in full ({cite('(2)(b)(IV)')}).")
+    text += f" Paid {format_money(paid)} of {format_money(cost)}: the cost is collected ({cite('(2)(b)(IV)')})."
+    if paid > cost:
+        text += (f" {format_money(paid - cost)} more than the cost is held with it ({cite('(2)(c)')}); what the "
+                 f"recount does not use is returned afterwards ({cite('(2)(f)')}).")
+    missing = (case.checklist.numbers.get("missing") if case.checklist else None) or []
+    if missing:
+        text += " Still to do before counting: " + "; ".join(f"{m['item']} {m['what']}" for m in missing) + "."
+    else:
+        text += " Everything (2)(b) requires is done: counting may start."
+    return text
