@@ -2,7 +2,7 @@
 
 The buttons need staff to click, but only a designated election official or a delegated approver may
 decide, and never the requester's own Slack user: the click is checked on the server before the note
-form opens, and the decision checks it all again (bot.services.requests.decide_request). Exactly one
+form opens, and the decision checks it all again (bot.services.request_decision.decide_request). Exactly one
 decision wins; the other person is told in their form who decided first. The buttons leave the card
 only once a decision is recorded. An approval opens the requested recount's case and posts its card
 in the same channel, linked from the request's thread.
@@ -14,9 +14,11 @@ import logging
 from slack_sdk.errors import SlackApiError
 
 from bot.services import cases
+from bot.services import request_decision
 from bot.services import requests as request_service
 from bot.services.errors import UserError
-from bot.services.requests import AlreadyDecided, RequestView
+from bot.services.request_decision import AlreadyDecided
+from bot.services.requests import RequestView
 from handlers.blocks.common import esc, message_modal
 from handlers.blocks.request_modal import TITLE, decision_modal, metadata_of
 from handlers.cards import post_case_card, post_in_thread
@@ -48,8 +50,8 @@ def _open(ix: Interaction, *, approve: bool) -> None:
     request_id = int(ix.body["actions"][0]["value"])
     try:
         # Denied (not an approver, or their own request) goes to the error handler: told, nothing opens.
-        request = request_service.check_decider(ix.services, team_id=ix.team_id, request_id=request_id,
-                                                actor=ix.user_id)
+        request = request_decision.check_decider(ix.services, team_id=ix.team_id, request_id=request_id,
+                                                 actor=ix.user_id)
     except AlreadyDecided as exc:
         ix.tell(exc.message)
         # The card still showed the buttons: its edit must have failed. Show the decision now.
@@ -69,9 +71,9 @@ def submit_decision(ix: Interaction) -> None:
         return
     approve = bool(meta.get("a"))
     try:
-        request = request_service.decide_request(ix.services, team_id=ix.team_id, request_id=int(meta["r"]),
-                                                 actor=ix.user_id, approve=approve, note=note,
-                                                 settings=ix.member.settings)
+        request = request_decision.decide_request(ix.services, team_id=ix.team_id, request_id=int(meta["r"]),
+                                                  actor=ix.user_id, approve=approve, note=note,
+                                                  settings=ix.member.settings)
     except AlreadyDecided as exc:
         # Someone decided first: their decision stands (and their edit shows it on the card).
         ix.ack(response_action="update", view=message_modal(TITLE, exc.message))

@@ -2,7 +2,7 @@
 
 The modal opens at once (the trigger expires 3 seconds after the command; the subcommand is not
 deferred) and is filled in by `views.update`. Step 1 chooses the contest, step 2 takes the request's
-details (blocks/request_modal.py). On submit the statute core decides (bot.services.requests): a refusal
+details (blocks/request_modal.py). On submit the statute core decides (bot.services.request_entry): a refusal
 is shown on the field it is about and nothing is stored; an accepted request is posted as a card with
 Approve / Reject in the office's approvals channel, or where `/recount request` was typed when none is
 set. Deciding is handlers/approvals.py.
@@ -18,10 +18,12 @@ import logging
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from bot.services import request_entry
 from bot.services import requests as request_service
 from bot.services.context import Services
 from bot.services.errors import UserError
-from bot.services.requests import InvalidRequest, RequestRefused, RequestView
+from bot.services.request_entry import InvalidRequest, RequestRefused
+from bot.services.requests import RequestView
 from handlers.blocks.common import day, esc, message_modal
 from handlers.blocks.request_card import request_card, request_text
 from handlers.blocks.request_modal import (
@@ -211,16 +213,16 @@ def submit_entry(ix: Interaction) -> None:
     if errors:
         _field_errors(ix, view, errors, contest.id)
         return
-    data = request_service.RequestInput(
+    data = request_entry.RequestInput(
         contest_id=contest.id, requester_name=_text(state, Block.REQUEST_REQUESTER_NAME),
         requester_contact=_text(state, Block.REQUEST_REQUESTER_CONTACT), party_kind=party, in_favor_of=in_favor_of,
         received_on=received_on, received_reference=_text(state, Block.REQUEST_REFERENCE),
         requester_slack_user=value_of(state, Block.REQUEST_REQUESTER_USER.value).get("selected_user") or None)
     try:
-        request = request_service.submit_request(ix.services, team_id=ix.team_id, actor=ix.user_id,
-                                                 settings=ix.member.settings, data=data)
+        request = request_entry.submit_request(ix.services, team_id=ix.team_id, actor=ix.user_id,
+                                               settings=ix.member.settings, data=data)
     except RequestRefused as exc:
-        _field_errors(ix, view, request_service.refusal_errors(exc), contest.id)
+        _field_errors(ix, view, request_entry.refusal_errors(exc), contest.id)
         return
     except InvalidRequest as exc:
         _field_errors(ix, view, exc.errors, contest.id)

@@ -9,7 +9,7 @@ from sqlalchemy import select
 from bot.services.access import ensure_workspace
 from bot.services.case_money import money_view
 from bot.services.context import Services
-from bot.services.requests import may_decide
+from bot.services.request_decision import may_decide
 from bot.services.tally import tally_state
 from bot.worker.reminders import LABEL, live_deadlines
 from rules.calendar import DENVER

@@ -23,7 +23,7 @@ from sqlalchemy import select
 
 from bot.office_settings import OfficeSettings
 from bot.server import RunningServer, WebApp
-from bot.services import access, case_money, cases, requests
+from bot.services import access, case_money, cases, request_decision, request_entry
 from bot.services.counting import start_counting
 from bot.services.tally_setup import set_up_count
 from bot.services.tally_sheets import enter_sheet, withdraw_sheet
@@ -58,14 +58,15 @@ def counting_case(harness, *, paid: str = "400.00", cost: str = "400.00") -> tup
     workspace_id = access.resolve_member(services, TEAM, OFFICIAL).workspace_id
     with services.db.transaction() as s:
         contest_id = s.scalar(select(Contest.id).where(Contest.name == PINE_RIDGE))
-    request = requests.submit_request(services, team_id=TEAM, actor=STAFF, settings=OfficeSettings(),
-                                      data=requests.RequestInput(
-                                          contest_id=contest_id, requester_name=SAM,
-                                          requester_contact="sam@example.org", party_kind="candidate",
-                                          in_favor_of=SAM, received_on=dt.date(2026, 11, 5),
-                                          received_reference="REQ-2026-01"))
-    case_id = requests.decide_request(services, team_id=TEAM, request_id=request.id, actor=OFFICIAL, approve=True,
-                                      note="Timely; a candidate.", settings=OfficeSettings()).case_id
+    request = request_entry.submit_request(services, team_id=TEAM, actor=STAFF, settings=OfficeSettings(),
+                                           data=request_entry.RequestInput(
+                                               contest_id=contest_id, requester_name=SAM,
+                                               requester_contact="sam@example.org", party_kind="candidate",
+                                               in_favor_of=SAM, received_on=dt.date(2026, 11, 5),
+                                               received_reference="REQ-2026-01"))
+    case_id = request_decision.decide_request(services, team_id=TEAM, request_id=request.id, actor=OFFICIAL,
+                                              approve=True, note="Timely; a candidate.",
+                                              settings=OfficeSettings()).case_id
     post_case_card(harness.app.client, services, case_id, channel_id=CHANNEL, actor=OFFICIAL)
     with services.db.transaction() as s:
         notice_ids = s.scalars(select(Notice.id).where(Notice.case_id == case_id)).all()

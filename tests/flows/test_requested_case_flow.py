@@ -15,7 +15,7 @@ from decimal import Decimal
 from sqlalchemy import func, select
 
 from bot.office_settings import OfficeSettings
-from bot.services import access, requests
+from bot.services import access, request_decision, request_entry
 from handlers.cards import post_case_card
 from storage.models import AuditEntry, CaseDeadline, Contest, CostNotice, LedgerRow, RecountCase
 from tests.flows.conftest import load_example
@@ -37,13 +37,13 @@ def requested_card(harness, *, name: str = "Sam Okafor",
                     role=access.Role.STAFF)
     with services.db.transaction() as s:
         contest_id = s.scalar(select(Contest.id).where(Contest.name == PINE_RIDGE))
-    request = requests.submit_request(services, team_id=TEAM, actor=STAFF, settings=OfficeSettings(),
-                                      data=requests.RequestInput(
-                                          contest_id=contest_id, requester_name=name, requester_contact=contact,
-                                          party_kind=party, in_favor_of="Sam Okafor",
-                                          received_on=dt.date(2026, 11, 5), received_reference="REQ-2026-01"))
-    decided = requests.decide_request(services, team_id=TEAM, request_id=request.id, actor=OFFICIAL, approve=True,
-                                      note="Timely; a candidate.", settings=OfficeSettings())
+    request = request_entry.submit_request(services, team_id=TEAM, actor=STAFF, settings=OfficeSettings(),
+                                           data=request_entry.RequestInput(
+                                               contest_id=contest_id, requester_name=name, requester_contact=contact,
+                                               party_kind=party, in_favor_of="Sam Okafor",
+                                               received_on=dt.date(2026, 11, 5), received_reference="REQ-2026-01"))
+    decided = request_decision.decide_request(services, team_id=TEAM, request_id=request.id, actor=OFFICIAL,
+                                              approve=True, note="Timely; a candidate.", settings=OfficeSettings())
     post_case_card(harness.app.client, services, decided.case_id, channel_id=CHANNEL, actor=OFFICIAL)
     [card] = [m for m in harness.posted() if m["text"].startswith("Requested recount")]
     return card

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.office_settings import OfficeSettings
-from bot.services import access, case_money, cases, requests
+from bot.services import access, case_money, cases, request_decision, request_entry
 from bot.services.checking import check
 from bot.services.completion import complete_case, record_results_notice
 from bot.services.context import Services
@@ -56,12 +56,14 @@ def _give_all_notices(services, case_id):
 def _requested_case(services, paid: str, cost: str = "400.00") -> int:
     with services.db.transaction() as s:
         contest_id = s.scalar(select(Contest.id).where(Contest.name == "Pine Ridge - Director"))
-    view = requests.submit_request(services, team_id=TEAM, actor=DEO, settings=OfficeSettings(), data=requests.RequestInput(
-        contest_id=contest_id, requester_name="Sam Okafor", requester_contact="sam@example.org",
-        party_kind="candidate", in_favor_of="Sam Okafor", received_on=dt.date(2026, 11, 9),
-        received_reference="REQ-1"))
-    case_id = requests.decide_request(services, team_id=TEAM, request_id=view.id, actor=DEO, approve=True,
-                                      note="timely", settings=OfficeSettings()).case_id
+    view = request_entry.submit_request(services, team_id=TEAM, actor=DEO, settings=OfficeSettings(),
+                                        data=request_entry.RequestInput(
+                                            contest_id=contest_id, requester_name="Sam Okafor",
+                                            requester_contact="sam@example.org", party_kind="candidate",
+                                            in_favor_of="Sam Okafor", received_on=dt.date(2026, 11, 9),
+                                            received_reference="REQ-1"))
+    case_id = request_decision.decide_request(services, team_id=TEAM, request_id=view.id, actor=DEO, approve=True,
+                                              note="timely", settings=OfficeSettings()).case_id
     _give_all_notices(services, case_id)
     case_money.record_cost(services, workspace_id=services.workspace_id, case_id=case_id, actor=DEO,
                            items=[CostItem(CostItemKind.OTHER, "recount", rate=Decimal(cost))])

@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 
 from bot.office_settings import OfficeSettings
-from bot.services import access, case_money, requests
+from bot.services import access, case_money, request_decision, request_entry, requests
 from bot.services.canvass import set_canvass_date
 from bot.services.context import Services
 from bot.services.counting import CountingBlocked, start_counting
@@ -51,8 +51,8 @@ def _request(services, **changes):
                 requester_name="Sam Okafor", requester_contact="sam@example.org", party_kind="candidate",
                 in_favor_of="Sam Okafor", received_on=dt.date(2026, 11, 9), received_reference="REQ-2026-01")
     data.update(changes)
-    return requests.submit_request(services, team_id=TEAM, actor="U0STAFF", settings=OfficeSettings(),
-                                   data=requests.RequestInput(**data))
+    return request_entry.submit_request(services, team_id=TEAM, actor="U0STAFF", settings=OfficeSettings(),
+                                        data=request_entry.RequestInput(**data))
 
 
 def test_an_accepted_request_waits_for_a_decision(services) -> None:
@@ -62,7 +62,7 @@ def test_an_accepted_request_waits_for_a_decision(services) -> None:
 
 def test_a_late_request_is_refused_on_the_received_field_and_not_stored(services) -> None:
     services.clock = lambda: dt.datetime(2026, 11, 25, 17, 0, tzinfo=dt.timezone.utc)
-    with pytest.raises(requests.RequestRefused) as refused:
+    with pytest.raises(request_entry.RequestRefused) as refused:
         _request(services, received_on=dt.date(2026, 11, 21))  # the window closed Fri 2026-11-20
     assert refused.value.field == "received_on"
     assert "Fri 2026-11-20" in refused.value.message and refused.value.decision["outcome"] == "refused_late"
@@ -70,7 +70,7 @@ def test_a_late_request_is_refused_on_the_received_field_and_not_stored(services
 
 
 def test_a_request_on_a_contest_inside_the_margin_is_refused_as_automatic(services) -> None:
-    with pytest.raises(requests.RequestRefused) as refused:
+    with pytest.raises(request_entry.RequestRefused) as refused:
         _request(services, contest_id=_contest_id(services, "Bear Creek Ballot Issue 6A"), party_kind="eligible_elector",
                  in_favor_of="No")
     assert refused.value.field == "contest"
@@ -84,9 +84,10 @@ def test_two_officials_deciding_at_once_record_exactly_one_decision(services) ->
     def decide(user, approve):
         barrier.wait()
         try:
-            results.append(("won", requests.decide_request(services, team_id=TEAM, request_id=view.id, actor=user,
-                                                           approve=approve, note="reviewed", settings=OfficeSettings())))
-        except requests.AlreadyDecided as exc:
+            results.append(("won", request_decision.decide_request(services, team_id=TEAM, request_id=view.id,
+                                                                   actor=user, approve=approve, note="reviewed",
+                                                                   settings=OfficeSettings())))
+        except request_decision.AlreadyDecided as exc:
             results.append(("lost", exc.message))
 
     threads = [threading.Thread(target=decide, args=("U0OFFICIAL", True)),
@@ -99,8 +100,8 @@ def test_two_officials_deciding_at_once_record_exactly_one_decision(services) ->
 
 def test_counting_waits_for_the_checklist_and_a_short_payment_blocks_it(services) -> None:
     view = _request(services)
-    decided = requests.decide_request(services, team_id=TEAM, request_id=view.id, actor="U0OFFICIAL", approve=True,
-                                      note="timely, candidate", settings=OfficeSettings())
+    decided = request_decision.decide_request(services, team_id=TEAM, request_id=view.id, actor="U0OFFICIAL",
+                                              approve=True, note="timely, candidate", settings=OfficeSettings())
     case_id, workspace_id = decided.case_id, access.resolve_member(services, TEAM, "U0OFFICIAL").workspace_id
     with pytest.raises(CountingBlocked) as blocked:
         start_counting(services, workspace_id=workspace_id, case_id=case_id, actor="U0OFFICIAL")
@@ -126,8 +127,8 @@ def test_counting_waits_for_the_checklist_and_a_short_payment_blocks_it(services
 
 def test_the_canvass_date_fixes_the_requested_deadline(services) -> None:
     view = _request(services)
-    requests.decide_request(services, team_id=TEAM, request_id=view.id, actor="U0OFFICIAL", approve=True,
-                            note="ok", settings=OfficeSettings())
+    request_decision.decide_request(services, team_id=TEAM, request_id=view.id, actor="U0OFFICIAL", approve=True,
+                                    note="ok", settings=OfficeSettings())
     result = set_canvass_date(services, team_id=TEAM, canvass_date=dt.date(2026, 11, 9), actor="U0OFFICIAL",
                               settings=OfficeSettings())
     [(case_id, before, after)] = result.moved

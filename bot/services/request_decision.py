@@ -1,0 +1,134 @@
+"""Deciding a recount request, (2)(a): a designated election official (or a delegated approver) approves it,
+opening the requested recount's case, or rejects it.
+
+Two people deciding at once: the decision is a conditional update (`WHERE status = 'pending'`), so
+exactly one wins on any database and the other is told who decided first.
+"""
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from bot.office_settings import OfficeSettings
+from bot.services.access import ensure_workspace
+from bot.services.checking import notices_owed  # the (1) list, which (2)(b)(I) incorporates
+from bot.services.context import Services
+from bot.services.errors import Denied, NotFound, UserError
+from bot.services.requests import RequestView, as_view
+from rules.calendar import DENVER
+from rules.deadlines import contest_filing_deadline, requested_recount_deadline
+from rules.statute import cite
+from storage import audit
+from storage.models import (
+    CaseDeadline, CaseKind, Membership, Notice, RecountCase, RecountRequestRow, RequestStatus, Role,
+)
+from storage.repositories import latest_version
+
+NOTICE_BEFORE_COUNTING = cite("(2)(b)(I)")
+
+
+class AlreadyDecided(UserError):
+    pass
+
+
+def may_decide(session: Session, workspace_id: int, user_id: str) -> bool:
+    """A designated election official, or staff delegated as approvers (a delegation outlives a lowered role in
+    the row, but a viewer may not decide)."""
+    member = session.scalar(select(Membership).where(Membership.workspace_id == workspace_id,
+                                                     Membership.slack_user_id == user_id))
+    return member is not None and (member.role == Role.OFFICIAL.value
+                                   or (member.role == Role.STAFF.value and bool(member.can_approve)))
+
+
+NOT_AN_APPROVER = ("Only a designated election official or a delegated approver may decide a recount request "
+                   "(an official delegates with `/recount admin approver @person on`).")
+OWN_REQUEST = "You made this request; someone else must decide it."
+
+
+def _already_decided(row: RecountRequestRow) -> AlreadyDecided:
+    when = row.decided_at.astimezone(DENVER).strftime("%a %Y-%m-%d %H:%M %Z") if row.decided_at else "earlier"
+    return AlreadyDecided(f"This request was already {row.status} by <@{row.decided_by}> ({when}); your decision "
+                          "was not recorded.")
+
+
+def check_decider(services: Services, *, team_id: str, request_id: int, actor: str) -> RequestView:
+    """Before the decision form opens: may `actor` decide this request, and is it still pending? Raises Denied,
+    AlreadyDecided or NotFound; decide_request checks all of it again when the decision is made."""
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id, actor=actor)
+        row = session.get(RecountRequestRow, request_id)
+        if row is None or row.workspace_id != workspace.id:
+            raise NotFound("That recount request does not exist in this office.")
+        if row.status != RequestStatus.PENDING.value:
+            raise _already_decided(row)
+        if not may_decide(session, workspace.id, actor):
+            raise Denied(NOT_AN_APPROVER)
+        if row.requester_slack_user == actor:
+            raise Denied(OWN_REQUEST)
+        return as_view(row)
+
+
+def _open_requested_case(session: Session, row: RecountRequestRow, settings: OfficeSettings, actor: str,
+                         now: dt.datetime) -> RecountCase:
+    contest = row.contest
+    election = contest.election
+    if session.scalar(select(RecountCase.id).where(RecountCase.contest_id == contest.id)) is not None:
+        raise UserError(f"A recount of {contest.name} already exists; this request cannot open a second.")
+    case = RecountCase(workspace_id=row.workspace_id, contest_id=contest.id, kind=CaseKind.REQUESTED.value,
+                       opened_at=now, opened_by=actor, survey_version_id=latest_version(session, election.id).id,
+                       multi_seat_rule=settings.multi_seat_rule.value, verdict=dict(row.evaluation))
+    session.add(case)
+    session.flush()
+    for deadline in (requested_recount_deadline(election.election_date, election.canvass_date,
+                                                rollover=settings.completion_rollover),
+                     contest_filing_deadline(election.election_date)):
+        session.add(CaseDeadline(case_id=case.id, name=deadline.name, due_date=deadline.date,
+                                 citation=deadline.citation, note=deadline.note, reading=deadline.reading,
+                                 rolled_from=deadline.rolled_from, estimated=deadline.estimated,
+                                 falls_on=deadline.falls_on))
+    for kind, name in notices_owed(session, contest, election.local_government.governing_body):
+        session.add(Notice(case_id=case.id, recipient_kind=kind.value, recipient_name=name,
+                           citation=NOTICE_BEFORE_COUNTING))
+    session.flush()
+    return case
+
+
+def decide_request(services: Services, *, team_id: str, request_id: int, actor: str, approve: bool, note: str,
+                   settings: OfficeSettings) -> RequestView:
+    """Approve (opening the requested recount's case) or reject. Exactly one decision ever wins."""
+    if not note.strip():
+        raise UserError("Add a note explaining the decision; it is kept in the record.", field="note")
+    now = services.now()
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id, actor=actor)
+        row = session.get(RecountRequestRow, request_id)
+        if row is None or row.workspace_id != workspace.id:
+            raise NotFound("That recount request does not exist in this office.")
+        if not may_decide(session, workspace.id, actor):
+            raise Denied(NOT_AN_APPROVER)
+        if row.requester_slack_user == actor:
+            raise Denied(OWN_REQUEST)
+        status = RequestStatus.APPROVED if approve else RequestStatus.REJECTED
+        won = session.execute(
+            update(RecountRequestRow)
+            .where(RecountRequestRow.id == request_id, RecountRequestRow.status == RequestStatus.PENDING.value)
+            .values(status=status.value, decided_by=actor, decided_at=now, decision_note=note.strip())
+            .execution_options(synchronize_session=False)).rowcount
+        if won != 1:
+            session.refresh(row)
+            raise _already_decided(row)
+        session.refresh(row)
+        if approve:
+            case = _open_requested_case(session, row, settings, actor, now)
+            row.case_id = case.id
+            audit.append(session, actor=actor, action="case.opened", entity="recount_case", entity_id=case.id,
+                         after={"contest": row.contest.name, "kind": case.kind, "request": row.id},
+                         workspace_id=workspace.id, at=now)
+        audit.append(session, actor=actor, action=f"request.{status.value}", entity="recount_request",
+                     entity_id=row.id, before={"status": RequestStatus.PENDING.value},
+                     after={"status": status.value, "note": note.strip(), "case": row.case_id},
+                     workspace_id=workspace.id, at=now)
+        session.flush()
+        return as_view(row)
