@@ -1,4 +1,5 @@
-"""The offline sandbox in a browser: the page (static/), its JSON API (api.py) and its web server (server.py).
+"""The offline sandbox in a browser: the page (static/), its JSON API (api.py, the actions in person_actions.py)
+and its web server (server.py).
 
     with Sandbox(db).start() as sandbox, WebSandbox(sandbox, port=3001).start() as web:
         print(web.url)          # open it: a Slack-like client acting as the sandbox's people
@@ -9,7 +10,8 @@ from __future__ import annotations
 
 from bot.offline.sandbox import Sandbox
 
-from .api import ApiError, SandboxApi
+from .api import SandboxApi
+from .errors import ApiError
 from .server import SandboxWebServer
 
 __all__ = ["ApiError", "SandboxApi", "SandboxWebServer", "WebSandbox"]

@@ -6,7 +6,7 @@ API and a live stream of changes.
     GET  /api/state?as=KEY      the workspace as KEY's Slack client shows it
     GET  /api/events?since=N    server-sent events: "change" whenever the Slack stand-in changes
     POST /api/ACTION            JSON {"as": KEY, ...}: command, act, view_act, submit, close, home, shortcut,
-                                dismiss (see api.py)
+                                dismiss (see person_actions.py)
     GET  /files/ID/NAME         a file the bot shared (Slack's url_private wants the bot's token)
 
 It acts as anyone in the sandbox without asking who is there: so it listens on 127.0.0.1 only, answers
@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from .api import ApiError, SandboxApi
+from .api import SandboxApi
+from .errors import ApiError
 
 log = logging.getLogger("recount_bot.offline.web")
 STATIC = Path(__file__).resolve().parent / "static"
