@@ -17,13 +17,14 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import socket
+import threading
 import urllib.error
 from dataclasses import dataclass
 from typing import Callable
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
-from sqlalchemy import or_, select
+from sqlalchemy import event, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -59,6 +60,12 @@ def enqueue(session: Session, *, method: str, payload: dict, workspace_id: int |
     except IntegrityError:  # the same key enqueued concurrently
         return None
     return row
+
+
+def wake_on_commit(session: Session, wake: threading.Event) -> None:
+    """Wake the worker once the caller's transaction commits: woken earlier, it would find the rows not yet
+    visible and go back to sleep for its whole poll interval."""
+    event.listen(session, "after_commit", lambda _session: wake.set(), once=True)
 
 
 def idle(db: Database, now: dt.datetime) -> bool:

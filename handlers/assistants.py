@@ -11,7 +11,7 @@ from bot.services.cases import CaseView
 from bot.services.errors import UserError
 from handlers.blocks.assistant_modal import NO, YES, assistants_modal, finding_line
 from handlers.blocks.common import esc
-from handlers.cards import post_in_thread, refresh_card
+from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.conduct_common import after_modal, case_number, clicked_case, field_errors, metadata_case, open_modal
 from handlers.conduct_common import selected, text_of_block
 from handlers.ids import Action, Block, View, value_of
@@ -81,6 +81,7 @@ def _yes_no(state: dict, block: Block) -> bool | None:
     return {YES: True, NO: False}.get(selected(state, block) or "")
 
 
+@as_one_unit
 def submit_assistants(ix: Interaction) -> None:
     state = ix.body["view"].get("state", {})
     case_id = metadata_case(ix)

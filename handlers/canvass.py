@@ -20,7 +20,7 @@ from bot.services.canvass import CanvassRecorded
 from bot.services.errors import UserError
 from handlers.blocks.canvass_modal import canvass_modal
 from handlers.blocks.common import day, esc
-from handlers.cards import post_in_thread, refresh_card
+from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
@@ -47,6 +47,7 @@ def _parse(text: str) -> dt.date:
 @SUBCOMMANDS.add("canvass", needs=Role.OFFICIAL, usage="/recount canvass [YYYY-MM-DD]",
                  summary="Enter the date of the canvass of the latest election (a form without a date); every "
                          "requested recount is then due 28 days after it (1306(2)(e)).")
+@as_one_unit
 def canvass_command(ix: Interaction, args: str) -> None:
     if args.strip():
         result = canvass.set_canvass_date(ix.services, team_id=ix.team_id, canvass_date=_parse(args),
@@ -65,6 +66,7 @@ def canvass_command(ix: Interaction, args: str) -> None:
                         "date: `/recount canvass YYYY-MM-DD`.") from None
 
 
+@as_one_unit
 def submit_canvass(ix: Interaction) -> None:
     view = ix.body["view"]
     meta = json.loads(view.get("private_metadata") or "{}")

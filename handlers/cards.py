@@ -6,11 +6,13 @@ never waits for them.
 """
 from __future__ import annotations
 
+import functools
 import logging
+from typing import Callable
 
 from slack_sdk import WebClient
 
-from bot.outbox import enqueue
+from bot.outbox import enqueue, wake_on_commit
 from bot.services import cases
 from bot.services.cases import CaseView
 from bot.services.context import Services
@@ -36,10 +38,23 @@ def post_case_card(client: WebClient, services: Services, case_id: int, *, chann
     return cases.case_view(services, case_id)
 
 
+def as_one_unit(listener: Callable[..., None]) -> Callable[..., None]:
+    """Run a listener as one transaction: its use case and the outbox rows of the card edits, thread posts and
+    direct messages that report it commit together, or neither does. A crash between the two can no longer
+    leave a recorded change the channel never hears of, and a failure after the change undoes it (the error
+    handler's "nothing was saved" is then true). Work handed to `ix.later` runs after, on its own."""
+    @functools.wraps(listener)
+    def run(ix, *args, **kwargs) -> None:
+        with ix.services.db.transaction():
+            listener(ix, *args, **kwargs)
+    return run
+
+
 def _queue(services: Services, method: str, payload: dict, workspace_id: int | None = None) -> None:
+    # Inside a listener run `as_one_unit`, the row commits with the change it reports.
     with services.db.transaction() as session:
         enqueue(session, method=method, payload=payload, workspace_id=workspace_id, now=services.now())
-    services.outbox_wake.set()
+        wake_on_commit(session, services.outbox_wake)
 
 
 def _has_card(case: CaseView) -> bool:

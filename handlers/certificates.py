@@ -15,7 +15,7 @@ from bot.services.errors import UserError
 from handlers.blocks.common import denver, esc
 from handlers.blocks.completion_modals import delivery_modal
 from handlers.blocks.recount_report import certificate_link_line
-from handlers.cards import post_in_thread, refresh_card
+from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
@@ -48,6 +48,7 @@ def open_delivery(ix: Interaction) -> None:
     ix.client.views_open(trigger_id=ix.trigger_id, view=delivery_modal(case, certificate, now=ix.services.now()))
 
 
+@as_one_unit
 def submit_delivery(ix: Interaction) -> None:
     view = ix.body["view"]
     meta = json.loads(view.get("private_metadata") or "{}")
@@ -93,6 +94,7 @@ def submit_delivery(ix: Interaction) -> None:
                    f"({esc(certificate.delivery_method or '')}), {denver(certificate.delivered_at)} ({cite('(6)')}).")
 
 
+@as_one_unit
 def new_link(ix: Interaction) -> None:
     certificate, case_id = _clicked(ix)
     renewed = certs.renew_link(ix.services, workspace_id=ix.member.workspace_id, certificate_id=certificate.id,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from bot.services import cases, committees
 from bot.services.errors import UserError
-from handlers.cards import post_in_thread, refresh_card
+from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.interaction import Interaction
 from handlers.subcommands import SUBCOMMANDS, split_args
 from storage.models import Role
@@ -13,6 +13,7 @@ USAGE = '`/recount committee "Ballot Issue 6A" "Citizens for 6A" for Yes`'
 
 @SUBCOMMANDS.add("committee", needs=Role.STAFF, usage='/recount committee "<question>" "<committee>" [for <choice>]',
                  summary="Record an issue committee of a ballot issue or question (owed notice under (1)).")
+@as_one_unit
 def committee_command(ix: Interaction, args: str) -> None:
     words = split_args(args)
     side = None

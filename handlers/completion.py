@@ -29,7 +29,7 @@ from handlers.blocks.completion_modals import balance_modal, complete_modal, res
 from handlers.blocks.recount_report import (
     certificates_text, report_blocks, report_text, results_notice_blocks, results_notice_letter, results_notice_text,
 )
-from handlers.cards import post_in_thread, refresh_card
+from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.cost import letter_signer
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
@@ -219,6 +219,7 @@ def open_results_notice(ix: Interaction) -> None:
     ix.client.views_open(trigger_id=ix.trigger_id, view=results_notice_modal(case, view, now=ix.services.now()))
 
 
+@as_one_unit
 def submit_results_notice(ix: Interaction) -> None:
     state, case_id = _submitted(ix)
     given_by = _text(state, Block.RESULTS_GIVEN_BY)
@@ -270,6 +271,7 @@ def open_balance(ix: Interaction) -> None:
     ix.client.views_open(trigger_id=ix.trigger_id, view=balance_modal(case, view))
 
 
+@as_one_unit
 def submit_balance(ix: Interaction) -> None:
     state, case_id = _submitted(ix)
     raw = _text(state, Block.BALANCE_AMOUNT)

@@ -7,7 +7,7 @@ import re
 
 from slack_sdk.errors import SlackApiError
 
-from bot.outbox import enqueue
+from bot.outbox import enqueue, wake_on_commit
 from bot.services.cases import CaseView
 from bot.services.errors import UserError
 from bot.services.tally_forms import TallySummary
@@ -78,7 +78,7 @@ def dm(ix: Interaction, user: str, text: str, blocks: list[dict] | None, key: st
     with services.db.transaction() as session:
         enqueue(session, method="chat.postMessage", payload=payload, workspace_id=ix.member.workspace_id,
                 dm_user=user, dedupe_key=key, now=services.now())
-    services.outbox_wake.set()
+        wake_on_commit(session, services.outbox_wake)
 
 
 def tally_of(case: CaseView) -> TallySummary | None:

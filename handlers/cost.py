@@ -13,7 +13,7 @@ from bot.services.cases import CaseView
 from handlers.blocks.common import esc
 from handlers.blocks.cost_modal import ASSISTANTS, BOARD, GB_DESCRIPTION, PerDayGroup, cost_modal
 from handlers.blocks.cost_notice import cost_notice_letter, letter_blocks, letter_text
-from handlers.cards import post_in_thread, refresh_card
+from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.case_money import after_modal, clicked_case, submitted, text_of_block
 from handlers.ids import Action, Block, View
 from handlers.interaction import Interaction
@@ -205,6 +205,7 @@ class _CostForm:
         return errors
 
 
+@as_one_unit
 def submit_cost(ix: Interaction) -> None:
     state, case_id = submitted(ix)
     form = _CostForm(state).read()

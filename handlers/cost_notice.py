@@ -8,7 +8,7 @@ from bot.services import case_money, cases
 from bot.services.errors import UserError
 from handlers.blocks.common import denver, esc
 from handlers.blocks.cost_notice import cost_notice_modal, cost_notice_recorded
-from handlers.cards import post_in_thread, refresh_card
+from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.case_money import after_modal, clicked_case, field_errors, selected, submitted, text_of_block
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
@@ -43,6 +43,7 @@ def open_cost_notice(ix: Interaction) -> None:
     ix.client.views_open(trigger_id=ix.trigger_id, view=cost_notice_modal(case, now=ix.services.now()))
 
 
+@as_one_unit
 def submit_cost_notice(ix: Interaction) -> None:
     state, case_id = submitted(ix)
     method = selected(state, Block.COST_NOTICE_METHOD)

@@ -11,7 +11,7 @@ from bot.services import cases, counting
 from bot.services.cases import CaseView
 from bot.services.counting import CountingBlocked
 from handlers.blocks.common import day, denver, esc
-from handlers.cards import post_in_thread, refresh_card
+from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Action
 from handlers.interaction import Interaction
 from handlers.registry import Registry
@@ -32,6 +32,7 @@ def blocked_text(blocked: CountingBlocked) -> str:
             f"{'is' if len(missing) == 1 else 'are'} not done:\n{steps}\nNothing was recorded.")
 
 
+@as_one_unit
 def start_counting(ix: Interaction) -> None:
     case_id = int(ix.body["actions"][0]["value"])
     workspace_id = ix.member.workspace_id

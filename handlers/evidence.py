@@ -19,7 +19,7 @@ from handlers.blocks.evidence_modal import (
     CITATION, demand_modal, production_button, production_modal, versions_text,
 )
 from handlers.blocks.tally_modal import metadata_of
-from handlers.cards import post_in_thread, refresh_card
+from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.conduct_common import after_modal, case_number, clicked_case, field_errors, open_modal, text_of_block
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
@@ -66,6 +66,7 @@ def open_demand(ix: Interaction) -> None:
     _open_demand(ix, clicked_case(ix), "click *Demand evidence*")
 
 
+@as_one_unit
 def submit_demand(ix: Interaction) -> None:
     state = ix.body["view"].get("state", {})
     case_id = int(metadata_of(ix.body["view"])["k"])
@@ -116,6 +117,7 @@ def open_production(ix: Interaction) -> None:
                "click *Record what was produced*")
 
 
+@as_one_unit
 def submit_production(ix: Interaction) -> None:
     state = ix.body["view"].get("state", {})
     demand_id = int(metadata_of(ix.body["view"])["d"])

@@ -9,7 +9,7 @@ from bot.services.errors import UserError
 from handlers.blocks.case_card import RECIPIENT_LABEL
 from handlers.blocks.common import denver, esc
 from handlers.blocks.notice_modal import notice_modal
-from handlers.cards import post_in_thread, refresh_card
+from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
@@ -33,6 +33,7 @@ def open_notice_modal(ix: Interaction) -> None:
     ix.client.views_open(trigger_id=ix.trigger_id, view=notice_modal(notice, case, now=ix.services.now()))
 
 
+@as_one_unit
 def submit_notice(ix: Interaction) -> None:
     view = ix.body["view"]
     meta = json.loads(view.get("private_metadata") or "{}")

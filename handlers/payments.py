@@ -9,7 +9,7 @@ from bot.services.cases import CaseView
 from bot.services.errors import UserError
 from handlers.blocks.common import esc
 from handlers.blocks.payment_modal import payment_modal
-from handlers.cards import post_in_thread, refresh_card
+from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.case_money import after_modal, clicked_case, field_errors, selected, submitted, text_of_block
 from handlers.ids import Action, Block, View
 from handlers.interaction import Interaction
@@ -34,6 +34,7 @@ def open_payment(ix: Interaction) -> None:
     ix.client.views_open(trigger_id=ix.trigger_id, view=payment_modal(case))
 
 
+@as_one_unit
 def submit_payment(ix: Interaction) -> None:
     state, case_id = submitted(ix)
     raw_amount = text_of_block(state, Block.PAYMENT_AMOUNT)

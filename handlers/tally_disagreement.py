@@ -12,7 +12,7 @@ from bot.services.errors import UserError
 from bot.services.tally_forms import DisagreementLine, TallySummary
 from handlers.blocks.common import button, esc, section
 from handlers.blocks.tally_modal import disagreement_blocks, disagreement_text, progress_text, withdraw_modal
-from handlers.cards import post_in_thread, refresh_card
+from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.conduct_common import after_modal, dm, field_errors, metadata_case, open_modal, selected, tally_of
 from handlers.conduct_common import text_of_block
 from handlers.ids import Action, Block, View
@@ -63,6 +63,7 @@ def open_withdraw(ix: Interaction) -> None:
                "click the button")
 
 
+@as_one_unit
 def submit_withdraw(ix: Interaction) -> None:
     state = ix.body["view"].get("state", {})
     case_id = metadata_case(ix)

@@ -9,7 +9,7 @@ from bot.services.cases import CaseView
 from bot.services.errors import UserError
 from handlers.blocks.common import esc
 from handlers.blocks.tally_modal import progress_text, set_up_modal, unit_word
-from handlers.cards import post_in_thread, refresh_card
+from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.conduct_common import after_modal, clicked_case, field_errors, metadata_case, open_modal, selected
 from handlers.conduct_common import tally_of
 from handlers.ids import Action, Block, View, value_of
@@ -32,6 +32,7 @@ def open_set_up(ix: Interaction) -> None:
     open_modal(ix, set_up_modal(form), "click *Set up the count*")
 
 
+@as_one_unit
 def submit_set_up(ix: Interaction) -> None:
     state = ix.body["view"].get("state", {})
     case_id = metadata_case(ix)

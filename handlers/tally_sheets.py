@@ -21,7 +21,7 @@ from handlers.blocks.common import esc
 from handlers.blocks.tally_modal import (
     count_block, counts_text, metadata_of, progress_text, sheet_modal, unit_block, unit_word,
 )
-from handlers.cards import post_in_thread, refresh_card
+from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.conduct_common import after_modal, case_number, clicked_case, field_errors, open_modal, selected
 from handlers.conduct_common import tally_of, text_of_block
 from handlers.ids import Action, Block, View, value_of
@@ -131,6 +131,7 @@ def _problem_errors(exc: SheetRefused, case_id: int, choices: tuple[str, ...]) -
     return errors
 
 
+@as_one_unit
 def submit_sheet(ix: Interaction) -> None:
     view = ix.body["view"]
     meta = metadata_of(view)

@@ -10,6 +10,7 @@ data; foreign keys are enforced; WAL lets readers run beside the writer.
 from __future__ import annotations
 
 from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Iterator
 
@@ -58,6 +59,11 @@ def _configure_sqlite(engine: Engine) -> None:
         conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get("read_only") else "BEGIN IMMEDIATE")
 
 
+# The transaction open in this thread (or task), with its database: nested `transaction()` and `read()`
+# calls join it instead of opening a second connection (which on SQLite would wait on its own lock).
+_OPEN: ContextVar[tuple["Database", Session] | None] = ContextVar("recount_bot_open_transaction", default=None)
+
+
 class Database:
     def __init__(self, url: str = DEFAULT_DATABASE_URL, *, echo: bool = False) -> None:
         self.url = normalise_url(url)
@@ -79,12 +85,31 @@ class Database:
 
     @contextmanager
     def transaction(self) -> Iterator[Session]:
+        """One transaction; or, inside another of this database in the same thread, a savepoint of it.
+
+        Joining lets a handler make one unit of the use case and the Slack posts that report it (the outbox
+        rows): the change and its posts commit together or not at all. A failure inside the savepoint undoes
+        only what was done inside it."""
+        outer = _OPEN.get()
+        if outer is not None and outer[0] is self:
+            with outer[1].begin_nested():
+                yield outer[1]
+            return
         with self.sessionmaker() as session, session.begin():
-            yield session
+            token = _OPEN.set((self, session))
+            try:
+                yield session
+            finally:
+                _OPEN.reset(token)
 
     @contextmanager
     def read(self) -> Iterator[Session]:
-        """A transaction that only reads: on SQLite it takes no write lock. Nothing it does is committed."""
+        """A transaction that only reads: on SQLite it takes no write lock. Nothing it does is committed.
+        Inside a `transaction()` of this database it reads through that one, so it sees what the unit wrote."""
+        outer = _OPEN.get()
+        if outer is not None and outer[0] is self:
+            yield outer[1]
+            return
         session = self.read_sessionmaker()
         try:
             yield session
