@@ -115,6 +115,7 @@ def not_ready_text(case: CaseView, readiness: Readiness | None) -> str:
 
 
 # ------------------------------------------------------------------ (6): completing
+@as_one_unit
 def complete_clicked(ix: Interaction) -> None:
     case = _clicked(ix)
     view = case.completion
@@ -133,6 +134,7 @@ def complete_clicked(ix: Interaction) -> None:
     _completed(ix, result)
 
 
+@as_one_unit
 def submit_complete(ix: Interaction) -> None:
     state, case_id = _submitted(ix)
     raw = _text(state, Block.COMPLETE_ACTUAL_COST)
@@ -158,12 +160,13 @@ def _completed(ix: Interaction, result: CompletionResult) -> None:
     if not result.newly_completed:
         ix.tell(already_completed(case))
         return
-    # Announcing looks up the official's name for the letter (a Slack call): after Slack has its answer.
-    ix.later(lambda: announce_completion(ix, case))
+    announce_completion(ix, case)
 
 
 def announce_completion(ix: Interaction, case: CaseView) -> None:
-    """The card shows the completion; the thread gets the report, the notice of the results and the certificates."""
+    """The card shows the completion; the thread gets the report, the notice of the results and the certificates.
+    Queued in the listener's unit, so they commit with the completion; only the PDFs' upload (not an outbox
+    post) waits until Slack has its answer."""
     services, view = ix.services, case.completion
     refresh_card(services, case)
     post_in_thread(services, case, report_text(case), blocks=report_blocks(case, view))
@@ -173,7 +176,7 @@ def announce_completion(ix: Interaction, case: CaseView) -> None:
     links = {c.id: certificate_link(c.token) for c in view.certificates}
     post_in_thread(services, case, certificates_text(case, view, links))
     if view.certificates:
-        upload_certificates(ix, case, view)
+        ix.later(lambda: upload_certificates(ix, case, view))
 
 
 def upload_certificates(ix: Interaction, case: CaseView, view: CompletionView) -> None:

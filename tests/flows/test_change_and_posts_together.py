@@ -72,3 +72,32 @@ def test_a_payment_whose_posts_cannot_be_queued_is_not_recorded_and_the_clerk_is
     assert "*Paid* (2)(b)(IV)\n$1,000.00" in text_of(current(harness, card))
     posted = [t for t in thread_texts(harness, card) if "Payment of *$1,000.00* recorded" in t]
     assert len(posted) == 1
+
+
+def test_a_completion_whose_report_cannot_be_queued_leaves_the_recount_open(harness, outbox_fault) -> None:
+    from storage.models import RecountCase
+    from tests.flows.test_completion_flow import complete, counting_case, tally
+    from tests.support.slack_app import OFFICIAL
+
+    case_id, card = counting_case(harness)
+    tally(harness, case_id, (645, 811), (702, 590))
+    thread_before = thread_texts(harness, card)
+
+    outbox_fault(True)
+    told = len(harness.ephemerals(OFFICIAL))
+    complete(harness, card, "350.00")
+    outbox_fault(False)
+
+    said = [text_of(m) for m in harness.ephemerals(OFFICIAL)[told:]]
+    assert any("Something went wrong and nothing was saved" in s for s in said), said
+    with harness.db.transaction() as s:
+        assert s.get(RecountCase, case_id).completed_at is None
+    assert count(harness, AuditEntry, AuditEntry.action == "case.completed") == 0
+    assert thread_texts(harness, card) == thread_before
+
+    # Completed once the database is well, with its report in the thread.
+    complete(harness, card, "350.00")
+    with harness.db.transaction() as s:
+        assert s.get(RecountCase, case_id).completed_at is not None
+    assert count(harness, AuditEntry, AuditEntry.action == "case.completed") == 1
+    assert "*Status*\ncompleted" in text_of(current(harness, card))
