@@ -18,7 +18,7 @@ from handlers.blocks.common import esc, message_modal
 from handlers.blocks.returns_modal import (
     case_thread_note, choice_block_id, confirmation, entry_modal, loading_modal, metadata_of, pick_modal, target_of,
 )
-from handlers.cards import post_in_thread
+from handlers.cards import as_one_unit, post_in_thread
 from handlers.ids import Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
@@ -199,6 +199,7 @@ def unit_changed(ix: Interaction) -> None:
     _update(ix, view, entry_modal(form, channel_id=meta.get("c")))
 
 
+@as_one_unit
 def submit_entry(ix: Interaction) -> None:
     view = ix.body["view"]
     meta = metadata_of(view)
@@ -226,7 +227,17 @@ def submit_entry(ix: Interaction) -> None:
             return
         raise  # not about a field (a newer version, ...): the modal tells it
     ix.ack()  # closes the modal: what follows is told in the channel, once Slack has its answer
+    _note_in_case_thread(ix, result)  # queued with the correction, in its transaction
     ix.later(lambda: _announce(ix, result, channel_id=meta.get("c")))
+
+
+def _note_in_case_thread(ix: Interaction, result: survey_entry.EntryResult) -> None:
+    """A correction of returns under recount is said in the case's thread (through the outbox)."""
+    if result.case_id is None or not result.correction:
+        return
+    case = cases.case_view(ix.services, result.case_id)
+    if case.card_ts:
+        post_in_thread(ix.services, case, case_thread_note(result, ix.user_id, case_version=case.survey_version))
 
 
 def _announce(ix: Interaction, result: survey_entry.EntryResult, *, channel_id: str | None) -> None:
@@ -244,15 +255,3 @@ def _announce(ix: Interaction, result: survey_entry.EntryResult, *, channel_id: 
             hint = " (I could not post it in the channel: invite me with `/invite @recount-bot`.)" \
                 if error in NOT_IN_CHANNEL else ""
             ix.tell(text + hint, blocks=blocks)
-    if result.case_id is None or not result.correction:
-        return
-    case = cases.case_view(ix.services, result.case_id)
-    if not case.card_ts:
-        return
-    try:
-        post_in_thread(ix.services, case, case_thread_note(result, ix.user_id, case_version=case.survey_version))
-    except SlackApiError as exc:
-        log.warning("could not post the correction in the thread of case %s: %s", case.id,
-                    exc.response.get("error"))
-        ix.tell(f"Recorded, but I could not post the correction in the thread of recount case #{case.id} "
-                f"({exc.response.get('error')}); tell the team there.")
