@@ -6,6 +6,11 @@ form opens, and the decision checks it all again (bot.services.request_decision.
 decision wins; the other person is told in their form who decided first. The buttons leave the card
 only once a decision is recorded. An approval opens the requested recount's case and posts its card
 in the same channel, linked from the request's thread.
+
+The card's edit and the decision in its thread are outbox rows written in the decision's own transaction
+(`as_one_unit`): recorded and announced, or neither. The case's card is posted after Slack has its answer
+(its `ts` is what the case's thread hangs on), and the thread posts that link the two are queued after
+the decision's, so the request's thread reads: the decision, then "case #N is open".
 """
 from __future__ import annotations
 
@@ -21,7 +26,7 @@ from bot.services.request_decision import AlreadyDecided
 from bot.services.requests import RequestView
 from handlers.blocks.common import esc, message_modal
 from handlers.blocks.request_modal import TITLE, decision_modal, metadata_of
-from handlers.cards import post_case_card, post_in_thread
+from handlers.cards import as_one_unit, post_case_card, post_in_thread
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
@@ -55,13 +60,14 @@ def _open(ix: Interaction, *, approve: bool) -> None:
     except AlreadyDecided as exc:
         ix.tell(exc.message)
         # The card still showed the buttons: its edit must have failed. Show the decision now.
-        refresh_request_card(ix.client, request_service.request_view(ix.services, request_id,
-                                                                     workspace_id=ix.member.workspace_id))
+        refresh_request_card(ix.services, request_service.request_view(ix.services, request_id,
+                                                                       workspace_id=ix.member.workspace_id))
         return
     ix.client.views_open(trigger_id=ix.trigger_id, view=decision_modal(request, approve=approve))
 
 
 # ------------------------------------------------------------------ the decision
+@as_one_unit
 def submit_decision(ix: Interaction) -> None:
     view = ix.body["view"]
     meta = metadata_of(view)
@@ -83,42 +89,50 @@ def submit_decision(ix: Interaction) -> None:
             raise  # Denied, NotFound, a case already open: the modal tells it
         ix.ack(response_action="errors", errors={Block.REQUEST_NOTE.value: exc.message})
         return
+    # Queued before the answer: if the outbox cannot take the rows, the decision is undone and the modal, still
+    # open, says nothing was saved.
+    _queue_decision(ix, request)
     ix.ack()  # closes the modal: the decision is told in the card's thread
     ix.channel_id = request.channel_id  # a modal has no channel: anything for this person alone goes beside the card
-    ix.later(lambda: _announce(ix, request))  # after the modal has closed: several Slack calls
+    if request.case_id is not None:
+        ix.later(lambda: _post_case(ix, request))  # after the modal has closed: several Slack calls
 
 
-def _announce(ix: Interaction, request: RequestView) -> None:
-    """The decision is recorded: the card loses its buttons, the thread hears it, an approval posts the case."""
-    refresh_request_card(ix.client, request)
+def _queue_decision(ix: Interaction, request: RequestView) -> None:
+    """The card loses its buttons and its thread hears the decision."""
+    refresh_request_card(ix.services, request)
     verb, icon = ("Approved", ":white_check_mark:") if request.status == "approved" else ("Rejected", ":no_entry_sign:")
+    post_in_request_thread(ix.services, request,
+                           f"{icon} {verb} by <@{ix.user_id}>: {esc(request.decision_note or '')}")
+
+
+def _post_case(ix: Interaction, request: RequestView) -> None:
+    """The approval opened a case: post its card beside the request's, and link the two threads."""
+    channel = request.channel_id or ix.member.settings.approvals_channel
+    if channel is None:
+        ix.tell(f"Approved: recount case #{request.case_id} is open, but the request has no card to post its "
+                "card beside.")
+        return
     try:
-        post_in_request_thread(ix.client, request,
-                               f"{icon} {verb} by <@{ix.user_id}>: {esc(request.decision_note or '')}")
-        if request.case_id is None:
-            return
-        channel = request.channel_id or ix.member.settings.approvals_channel
-        if channel is None:
-            ix.tell(f"Approved: recount case #{request.case_id} is open, but the request has no card to post its "
-                    "card beside.")
-            return
         case = post_case_card(ix.client, ix.services, request.case_id, channel_id=channel, actor=ix.user_id)
-        if case is None:
-            return  # posted already
-        case_link = permalink(ix.client, case.channel_id, case.card_ts)
-        card = f" (<{case_link}|its card>)" if case_link else ""
-        post_in_request_thread(ix.client, request,
+    except SlackApiError as exc:
+        error = exc.response.get("error")
+        log.warning("could not post the card of case %s: %s", request.case_id, error)
+        ix.tell(f"Recorded: request #{request.id} approved; recount case #{request.case_id} is open. But I could "
+                f"not post its card in <#{channel}> ({error}).")
+        return
+    if case is None:
+        return  # posted already
+    case_link = permalink(ix.client, case.channel_id, case.card_ts)
+    request_link = permalink(ix.client, request.channel_id, request.card_ts)
+    card = f" (<{case_link}|its card>)" if case_link else ""
+    request_ref = f"<{request_link}|recount request #{request.id}>" if request_link \
+        else f"recount request #{request.id}"
+    with ix.services.db.transaction():  # both links, or neither
+        post_in_request_thread(ix.services, request,
                                f":ballot_box_with_ballot: Recount case #{case.id}{card} is open: notice under "
                                "C.R.S. 1-13.5-1306(2)(b)(I), then the cost, the requester's notice of it and its "
                                "collection ((2)(b)(II)–(IV)) before counting.")
-        request_link = permalink(ix.client, request.channel_id, request.card_ts)
-        request_ref = f"<{request_link}|recount request #{request.id}>" if request_link \
-            else f"recount request #{request.id}"
         post_in_thread(ix.services, cases.case_view(ix.services, case.id),
                        f"Opened on the approval of {request_ref} by <@{ix.user_id}>: "
                        f"{esc(request.decision_note or '')}")
-    except SlackApiError as exc:
-        log.warning("could not announce the decision on request %s: %s", request.id, exc.response.get("error"))
-        case = f"; recount case #{request.case_id} is open" if request.case_id else ""
-        ix.tell(f"Recorded: request #{request.id} {request.status}{case}. But I could not post it in Slack "
-                f"({exc.response.get('error')}); tell the team in the request's thread.")

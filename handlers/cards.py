@@ -50,10 +50,13 @@ def as_one_unit(listener: Callable[..., None]) -> Callable[..., None]:
     return run
 
 
-def _queue(services: Services, method: str, payload: dict, workspace_id: int | None = None) -> None:
-    # Inside a listener run `as_one_unit`, the row commits with the change it reports.
+def queue_call(services: Services, method: str, payload: dict, workspace_id: int | None = None, *,
+               dm_user: str | None = None) -> None:
+    """A Web API call for the worker to deliver. Inside a listener run `as_one_unit`, the row commits with the
+    change it reports; rows queued one after another are delivered in that order."""
     with services.db.transaction() as session:
-        enqueue(session, method=method, payload=payload, workspace_id=workspace_id, now=services.now())
+        enqueue(session, method=method, payload=payload, workspace_id=workspace_id, dm_user=dm_user,
+                now=services.now())
         wake_on_commit(session, services.outbox_wake)
 
 
@@ -64,7 +67,7 @@ def _has_card(case: CaseView) -> bool:
 def refresh_card(services: Services, case: CaseView) -> None:
     """Edit the case's card to show its current state."""
     if _has_card(case):
-        _queue(services, "chat.update", {"channel": case.channel_id, "ts": case.card_ts, "text": case_text(case),
+        queue_call(services, "chat.update", {"channel": case.channel_id, "ts": case.card_ts, "text": case_text(case),
                                          "blocks": case_card(case)})
 
 
@@ -74,4 +77,4 @@ def post_in_thread(services: Services, case: CaseView, text: str, blocks: list[d
         payload = {"channel": case.channel_id, "thread_ts": case.card_ts, "text": text}
         if blocks:
             payload["blocks"] = blocks
-        _queue(services, "chat.postMessage", payload)
+        queue_call(services, "chat.postMessage", payload)

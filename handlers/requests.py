@@ -29,6 +29,7 @@ from handlers.blocks.request_card import request_card, request_text
 from handlers.blocks.request_modal import (
     TITLE, enter_modal, in_favor_block, loading_modal, metadata_of, no_approvals_channel, pick_modal,
 )
+from handlers.cards import queue_call
 from handlers.ids import Block, Shortcut, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
@@ -272,21 +273,18 @@ def _post_card(ix: Interaction, request: RequestView, channel: str) -> bool:
         return False
 
 
-def refresh_request_card(client: WebClient, request: RequestView) -> None:
-    if not request.card_ts or not request.channel_id:
-        return
-    try:
-        client.chat_update(channel=request.channel_id, ts=request.card_ts, text=request_text(request),
-                           blocks=request_card(request))
-    except SlackApiError as exc:
-        # The decision is committed; a card that cannot be edited is logged, and the thread post still tells.
-        log.warning("could not edit the card of request %s: %s", request.id, exc.response.get("error"))
+def refresh_request_card(services: Services, request: RequestView) -> None:
+    """Edit the request's card to show its state (through the outbox: a Slack outage delays it, loses nothing)."""
+    if request.card_ts and request.channel_id:
+        queue_call(services, "chat.update", {"channel": request.channel_id, "ts": request.card_ts,
+                                             "text": request_text(request), "blocks": request_card(request)})
 
 
-def post_in_request_thread(client: WebClient, request: RequestView, text: str) -> None:
-    if not request.card_ts or not request.channel_id:
-        return
-    client.chat_postMessage(channel=request.channel_id, thread_ts=request.card_ts, text=text)
+def post_in_request_thread(services: Services, request: RequestView, text: str) -> None:
+    """A message in the request card's thread (through the outbox)."""
+    if request.card_ts and request.channel_id:
+        queue_call(services, "chat.postMessage", {"channel": request.channel_id, "thread_ts": request.card_ts,
+                                                  "text": text})
 
 
 def permalink(client: WebClient, channel_id: str | None, ts: str | None) -> str | None:
