@@ -9,6 +9,9 @@ Delivery guarantees:
 - a crash in the middle of a delivery does not post twice: every chat.postMessage carries the row's id
   in Slack message metadata; a row whose lease expired while it was being sent is first looked for in
   the channel (conversations.history / conversations.replies) and only posted if Slack does not have it;
+- a post the channel refuses (the bot is not a member, the channel is archived) may carry a fallback: a
+  direct message to the person who acted, queued in the same transaction that marks the row dead, so
+  they learn both what was recorded and why the channel did not hear it;
 - two workers never deliver the same row: rows are claimed with FOR UPDATE SKIP LOCKED on PostgreSQL
   (and by SQLite's single writer).
 """
@@ -41,6 +44,11 @@ MAX_BACKOFF = dt.timedelta(minutes=15)
 PERMANENT = {"channel_not_found", "not_in_channel", "is_archived", "invalid_blocks", "invalid_arguments",
              "msg_too_long", "no_text", "invalid_auth", "account_inactive", "token_revoked", "message_not_found",
              "cant_update_message", "user_not_found", "missing_scope"}
+# The channel will not take the post: where the row carries a fallback, it goes to a person instead.
+CHANNEL_REFUSED = {"not_in_channel", "channel_not_found", "is_archived"}
+# A payload key the worker strips before the call: {"user": U, "text": ..., "blocks": [...]}, sent to U by
+# direct message when the channel refuses the post.
+FALLBACK = "recount_bot_fallback"
 
 
 def enqueue(session: Session, *, method: str, payload: dict, workspace_id: int | None = None,
@@ -138,6 +146,7 @@ class OutboxDelivery:
 
     def _send(self, row: OutboxMessage, in_flight: bool) -> tuple[dict, bool]:
         payload = dict(row.payload)
+        payload.pop(FALLBACK, None)
         channel = self._channel(row)
         if channel:
             payload["channel"] = channel
@@ -170,7 +179,7 @@ class OutboxDelivery:
             row = session.get(OutboxMessage, row_id)
             snapshot = OutboxMessage(id=row.id, method=row.method, payload=dict(row.payload), dm_user=row.dm_user,
                                      attempts=row.attempts)
-        outcome, result, error, retry_at = "sent", None, None, None
+        outcome, result, error, retry_at, code = "sent", None, None, None, None
         try:
             result, recovered = self._send(snapshot, in_flight)
             outcome = "recovered" if recovered else "sent"
@@ -189,10 +198,10 @@ class OutboxDelivery:
                 outcome = "retry"
         except (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError, OSError) as exc:
             error, outcome = f"{type(exc).__name__}: {exc}", "retry"
-        return self._finish(row_id, outcome, result, error, retry_at)
+        return self._finish(row_id, outcome, result, error, retry_at, refused=code in CHANNEL_REFUSED)
 
     def _finish(self, row_id: int, outcome: str, result: dict | None, error: str | None,
-                retry_at: dt.datetime | None) -> str:
+                retry_at: dt.datetime | None, *, refused: bool = False) -> str:
         now = self.clock()
         with self.db.transaction() as session:
             row = session.get(OutboxMessage, row_id)
@@ -206,6 +215,11 @@ class OutboxDelivery:
                 row.status, row.lease_until, row.last_error = OutboxStatus.DEAD.value, None, error
                 outcome = "dead"
                 log.error("outbox row %s (%s) given up after %s attempts: %s", row.id, row.method, row.attempts, error)
+                fallback = row.payload.get(FALLBACK)
+                if refused and fallback:
+                    enqueue(session, method="chat.postMessage", workspace_id=row.workspace_id,
+                            dm_user=fallback["user"], dedupe_key=f"fallback:{row.id}", now=now,
+                            payload={k: v for k, v in fallback.items() if k in ("text", "blocks")})
         return outcome
 
     def run_once(self, limit: int = 20) -> DeliveryReport:

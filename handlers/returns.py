@@ -11,14 +11,15 @@ import logging
 
 from slack_sdk.errors import SlackApiError
 
+from bot.outbox import FALLBACK
 from bot.services import cases, survey_entry, survey_forms
 from bot.services.errors import UserError
 from bot.services.survey_forms import NEW, EntryForm, FormErrors
-from handlers.blocks.common import esc, message_modal
+from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, context, esc, message_modal
 from handlers.blocks.returns_modal import (
     case_thread_note, choice_block_id, confirmation, entry_modal, loading_modal, metadata_of, pick_modal, target_of,
 )
-from handlers.cards import as_one_unit, post_in_thread
+from handlers.cards import as_one_unit, post_in_thread, queue_call
 from handlers.ids import Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
@@ -36,7 +37,6 @@ FIELD_BLOCKS = {
     "seats": Block.RETURNS_NEW_CONTEST_SEATS, "choices": Block.RETURNS_NEW_CONTEST_CHOICES,
     "unit": Block.RETURNS_UNIT, "reason": Block.RETURNS_REASON, "evidence": Block.RETURNS_EVIDENCE,
 }
-NOT_IN_CHANNEL = {"not_in_channel", "channel_not_found", "is_archived"}
 
 
 def register(registry: Registry) -> None:
@@ -226,9 +226,11 @@ def submit_entry(ix: Interaction) -> None:
             _errors(ix, view, exc, blocks)
             return
         raise  # not about a field (a newer version, ...): the modal tells it
-    ix.ack()  # closes the modal: what follows is told in the channel, once Slack has its answer
-    _note_in_case_thread(ix, result)  # queued with the correction, in its transaction
-    ix.later(lambda: _announce(ix, result, channel_id=meta.get("c")))
+    # Queued in the entry's transaction, before the answer: if the outbox cannot take them, nothing is recorded
+    # and the modal, still open, says so. The worker posts them once Slack has its answer.
+    _note_in_case_thread(ix, result)
+    _announce(ix, result, channel_id=meta.get("c"))
+    ix.ack()  # closes the modal
 
 
 def _note_in_case_thread(ix: Interaction, result: survey_entry.EntryResult) -> None:
@@ -241,17 +243,14 @@ def _note_in_case_thread(ix: Interaction, result: survey_entry.EntryResult) -> N
 
 
 def _announce(ix: Interaction, result: survey_entry.EntryResult, *, channel_id: str | None) -> None:
-    """The returns are recorded: say so. A Slack failure here must not read as 'nothing was saved'."""
+    """The returns are recorded: say so where `/recount returns` was typed, through the outbox in the entry's own
+    transaction. If that channel will not take the post, the worker sends it to the clerk with the reason."""
     text, blocks = confirmation(result, ix.user_id)
-    ix.channel_id = channel_id
     if not channel_id:
-        ix.tell(text, blocks=blocks)
-    else:
-        try:
-            ix.client.chat_postMessage(channel=channel_id, text=text, blocks=blocks)
-        except SlackApiError as exc:
-            error = exc.response.get("error")
-            log.warning("could not post the returns confirmation in %s: %s", channel_id, error)
-            hint = " (I could not post it in the channel: invite me with `/invite @recount-bot`.)" \
-                if error in NOT_IN_CHANNEL else ""
-            ix.tell(text + hint, blocks=blocks)
+        queue_call(ix.services, "chat.postMessage", {"text": text, "blocks": blocks}, dm_user=ix.user_id)
+        return
+    hint = context(f":warning: I could not post this in <#{channel_id}>: invite me there with "
+                   "`/invite @recount-bot`.")
+    fallback = {"user": ix.user_id, "text": text, "blocks": [hint, *blocks][:MESSAGE_BLOCKS_LIMIT]}
+    queue_call(ix.services, "chat.postMessage",
+               {"channel": channel_id, "text": text, "blocks": blocks, FALLBACK: fallback})

@@ -101,3 +101,35 @@ def test_a_completion_whose_report_cannot_be_queued_leaves_the_recount_open(harn
         assert s.get(RecountCase, case_id).completed_at is not None
     assert count(harness, AuditEntry, AuditEntry.action == "case.completed") == 1
     assert "*Status*\ncompleted" in text_of(current(harness, card))
+
+
+def test_a_decision_whose_announcement_cannot_be_queued_is_not_recorded(harness, outbox_fault) -> None:
+    from storage.models import RecountCase, RecountRequestRow
+    from tests.flows.test_request_flow import buttons, decide, enter_request, ready, request_card
+    from tests.support.slack_app import CHANNEL
+
+    ready(harness)
+    enter_request(harness)
+    card = request_card(harness)
+
+    outbox_fault(True)
+    reply = decide(harness, card, note="Timely; requester verified.")
+    outbox_fault(False)
+
+    # The modal stays open and says so; the request still awaits a decision and its card keeps its buttons.
+    answer = reply.json()
+    assert answer["response_action"] == "update"
+    assert "Something went wrong and nothing was saved" in text_of({"blocks": answer["view"]["blocks"]})
+    assert count(harness, RecountRequestRow, RecountRequestRow.status == "pending") == 1
+    assert count(harness, RecountCase) == 0
+    assert count(harness, AuditEntry, AuditEntry.action.in_(["request.approved", "case.opened"])) == 0
+    assert buttons(harness.slack.state.message(CHANNEL, card["ts"])) == ["request.approve", "request.reject"]
+    assert harness.thread(card["ts"]) == []
+
+    # Decided again with the database well: one decision, told in order, and one case.
+    assert decide(harness, card, note="Timely; requester verified.").body in (b"", b"{}")
+    harness.wait("chat.postMessage", count=5)
+    thread = [m["text"] for m in harness.thread(card["ts"])]
+    assert thread[0].startswith(":white_check_mark: Approved by") and "Recount case #" in thread[1]
+    assert count(harness, RecountCase) == 1
+    assert count(harness, AuditEntry, AuditEntry.action == "request.approved") == 1
