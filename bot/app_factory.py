@@ -11,7 +11,7 @@ from slack_sdk.http_retry.builtin_handlers import ServerErrorRetryHandler
 
 from bot.services.context import Services
 from handlers import build_registry
-from handlers.interaction import global_error_handler, register_routes
+from handlers.interaction import DeferredRunner, global_error_handler, register_routes
 from handlers.registry import Registry
 
 log = logging.getLogger("recount_bot.app")
@@ -27,11 +27,13 @@ def web_client(token: str, base_url: str) -> WebClient:
 
 
 def build_app(*, services: Services, bot_token: str, signing_secret: str, api_base_url: str,
-              registry: Registry | None = None, verify_token: bool = True, listener_threads: int = 16) -> App:
+              registry: Registry | None = None, verify_token: bool = True, listener_threads: int = 16,
+              deferred_runner: DeferredRunner | None = None) -> App:
     """The app with every declared listener. Raises if a listener does not declare its role.
 
     With `verify_token`, Bolt calls auth.test now, so a wrong token stops start-up instead of the
-    first command.
+    first command. With a `deferred_runner`, deferred work is handed to it (another process) instead of
+    Bolt's lazy listeners on this process's executor.
     """
     registry = registry if registry is not None else build_registry()
     registry.validate()
@@ -41,6 +43,6 @@ def build_app(*, services: Services, bot_token: str, signing_secret: str, api_ba
         listener_executor=ThreadPoolExecutor(max_workers=listener_threads, thread_name_prefix="listener"),
         logger=logging.getLogger("recount_bot.bolt"),
     )
-    register_routes(app, registry, services)
+    register_routes(app, registry, services, deferred_runner)
     app.error(global_error_handler)
     return app

@@ -3,8 +3,10 @@ retries already handled, and is the one place errors become messages.
 
 The app runs with `process_before_response=True`: a listener runs in the HTTP request's own thread
 and Slack gets its answer when it returns. Slow work is *deferred*: the request thread only
-acknowledges and the work runs as a Bolt lazy listener on the executor, so an acknowledgement never
-queues behind other requests' work (benchmarks/ack_latency.py measures it). Everything that must
+acknowledges, and the work runs either as a Bolt lazy listener on the executor (tests, the sandbox) or,
+given a `deferred_runner` (`serve`, `socket`), in a process of its own (bot/deferred_process.py), so an
+acknowledgement never queues behind other requests' work nor waits on their interpreter lock
+(benchmarks/ack_latency.py measures it). Everything that must
 answer with content — a modal to open within the trigger's 3 seconds, field errors on a submitted
 view — runs in the request thread.
 
@@ -202,16 +204,29 @@ def run_route(ix: Interaction) -> None:
             AFTER_RESPONSE.submit(_run_after, ix)
 
 
-def register_routes(app: App, registry: Registry, services: Services) -> None:
+# Hands a deferred route's body to another process: (route label, body). Must not block.
+DeferredRunner = Callable[[str, dict], None]
+
+
+def register_routes(app: App, registry: Registry, services: Services,
+                    deferred_runner: DeferredRunner | None = None) -> None:
     """Register each declared route with Bolt through `run_route`."""
     registry.validate()
     for route in registry.routes:
-        in_request, deferred_work = _listeners_for(route, services)
         register = {
             Surface.COMMAND: app.command, Surface.ACTION: app.action, Surface.VIEW: app.view_submission,
             Surface.VIEW_CLOSED: app.view_closed, Surface.SHORTCUT: app.shortcut, Surface.EVENT: app.event,
         }[route.surface]
+        if deferred_runner is not None:
+            register(route.key)(_handing_over(route, services, deferred_runner))
+            continue
+        in_request, deferred_work = _listeners_for(route, services)
         register(route.key)(ack=in_request, lazy=[deferred_work])
+
+
+def run_deferred(services: Services, route: Route, body: dict, client: WebClient, respond) -> None:
+    """A deferred route's work, wherever it runs: Slack has had its answer already."""
+    run_route(_interaction(services, route, _AlreadyAcked(), body, client, respond))
 
 
 def _interaction(services: Services, route: Route, ack, body, client, respond) -> Interaction:
@@ -239,11 +254,29 @@ def _listeners_for(route: Route, services: Services) -> tuple[Callable[..., None
 
     def deferred_work(body, client, respond):
         if route.deferred(body):
-            run_route(_interaction(services, route, _AlreadyAcked(), body, client, respond))
+            run_deferred(services, route, body, client, respond)
 
     slug = re.sub(r"\W+", "_", route.label)
     in_request.__name__, deferred_work.__name__ = f"ack_{slug}", f"work_{slug}"
     return in_request, deferred_work
+
+
+def _handing_over(route: Route, services: Services, runner: DeferredRunner) -> Callable[..., None]:
+    def in_request(ack, body, client, respond):
+        if not route.deferred(body):
+            run_route(_interaction(services, route, ack, body, client, respond))
+            return
+        try:
+            runner(route.label, body)
+        except Exception:
+            reference = new_reference()
+            log.exception("could not hand %s to the deferred-work process; reference %s", route.label, reference)
+            ack(text=f":warning: Something went wrong and nothing was done. Reference: *{reference}*.")
+            return
+        ack()
+
+    in_request.__name__ = "ack_" + re.sub(r"\W+", "_", route.label)
+    return in_request
 
 
 def global_error_handler(error: Exception, body: dict, logger: logging.Logger) -> BoltResponse:

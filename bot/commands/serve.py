@@ -30,6 +30,10 @@ DEFAULT_HOST = "0.0.0.0"
 def add_server_arguments(parser: argparse.ArgumentParser, host_help: str = "") -> None:
     parser.add_argument("--host", default=None, help=f"address to listen on (default: {DEFAULT_HOST}; the port is "
                                                      f"PORT from the environment, default 3000){host_help}")
+    parser.add_argument("--deferred-work", choices=("process", "thread"), default="process",
+                        help="where the work after an acknowledgement runs (a check's verdict and cards): in a "
+                             "child process, so it never slows other requests' answers (default), or on this "
+                             "process's threads")
     parser.add_argument("--no-worker", action="store_true",
                         help="do not deliver reminders and queued posts in this process (run `recount-bot worker`)")
     add_logging_argument(parser)
@@ -42,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
     from storage.migrate import current_revision
 
     configure_logging(args.log_level)
-    started = start_app()
+    started = start_app(deferred_process=getattr(args, "deferred_work", "process") == "process",
+                        log_level=logging.getLevelName(logging.getLogger().level))
     settings, db = started.settings, started.db
     host, port = args.host or DEFAULT_HOST, settings.port
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
@@ -73,6 +78,6 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if worker_stop is not None:
             worker_stop.stop_and_wake()
-        db.dispose()
+        started.close()
     log.info("stopped")
     return 0

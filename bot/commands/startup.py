@@ -15,6 +15,7 @@ from slack_sdk.errors import SlackApiError
 from bot.app_factory import build_app, web_client
 from bot.commands.common import open_database
 from bot.commands.errors import CommandFailed, UsageError
+from bot.deferred_process import DeferredConfig, DeferredWorkProcess
 from bot.services.context import Services
 from bot.settings import Settings, SettingsError, load_settings
 from storage.db import Database
@@ -29,6 +30,15 @@ class Started:
     app: App
     identity: str  # "team Recount Office (T0123) as @recount-bot", from auth.test
     services: Services | None = None
+    deferred: DeferredWorkProcess | None = None  # where deferred work runs, when not on this process's threads
+
+    def close(self) -> None:
+        """Stop the deferred-work process (after the jobs it has), then close the database."""
+        try:
+            if self.deferred is not None:
+                self.deferred.stop()
+        finally:
+            self.db.dispose()
 
 
 def settings_or_exit(*, require_app_token: bool = False) -> Settings:
@@ -64,20 +74,32 @@ def verify_token(settings: Settings) -> str:
     return f"team {found.get('team')} ({found.get('team_id')}) as @{found.get('user')}"
 
 
-def start_app(*, require_app_token: bool = False) -> Started:
-    """Settings, migrations, the token, then the app: the order `serve` and `socket` start in."""
+def start_app(*, require_app_token: bool = False, deferred_process: bool = False,
+              log_level: str = "INFO") -> Started:
+    """Settings, migrations, the token, then the app: the order `serve` and `socket` start in. With
+    `deferred_process`, deferred work runs in a child process (bot/deferred_process.py)."""
     settings = settings_or_exit(require_app_token=require_app_token)
     db = open_database(settings.database_url)
+    deferred = None
     try:
         identity = verify_token(settings)
         services = Services(db)
+        if deferred_process:
+            deferred = DeferredWorkProcess(DeferredConfig(
+                database_url=settings.database_url, bot_token=settings.slack_bot_token.get_secret_value(),
+                api_base_url=settings.slack_api_base_url, log_level=log_level), services.outbox_wake)
         app = build_app(services=services, bot_token=settings.slack_bot_token.get_secret_value(),
                         signing_secret=settings.slack_signing_secret.get_secret_value(),
-                        api_base_url=settings.slack_api_base_url)
+                        api_base_url=settings.slack_api_base_url,
+                        deferred_runner=deferred.submit if deferred else None)
+        if deferred is not None:
+            deferred.start()
     except BoltError as exc:  # auth.test passed a moment ago; Bolt refused for another reason
         db.dispose()
         raise CommandFailed(f"the Slack app could not start: {str(exc).splitlines()[0]}") from None
     except BaseException:
+        if deferred is not None:
+            deferred.stop()
         db.dispose()
         raise
-    return Started(settings, db, app, identity, services)
+    return Started(settings, db, app, identity, services, deferred)
