@@ -10,11 +10,13 @@ Three processes, as in production Slack and the bot are apart:
   - ours: `bot.app_factory.build_app(...)`, the real app with every declared listener, on a SQLite database in
     a temporary directory migrated with `storage.migrate.upgrade` and seeded with examples/survey-of-returns.csv
     through `bot.services.survey.import_returns`; its Web API client points at the Slack stand-in, so the work
-    after the ack (the check, the verdict message, the case cards) really happens;
+    after the ack (the check, the verdict message, the case cards) really happens, as `recount-bot serve` runs
+    it: in a child process (`bot.deferred_process.DeferredWorkProcess`, on the harness's fixed day);
   - bare: a `slack_bolt.App` built like ours (same signing secret, same `web_client`, token verification,
     `process_before_response=False`, a listener executor of the same size) whose `/recount` listener only
     calls `ack()`.
-  Both listener executors are wrapped to count tasks in flight and time each task's wait for a worker.
+  The bare app's listener executor is wrapped to count tasks in flight and time each task's wait for a
+  worker; for ours the deferred-work process reports each job's wait for a thread and its run.
 - the Slack process (`--child slack`) runs `bot.slack_standin.SlackStandIn`, which hands out a fresh
   trigger_id and response_url for every request and answers the bot's Web API calls.
 - this process is the load generator: --concurrency client threads (default 20), each with one persistent
@@ -195,6 +197,35 @@ class CountingExecutor:
         return taken
 
 
+class DeferredStats:
+    """Ours' side of `CountingExecutor`: the deferred-work process reports each job's wait for a thread
+    and its run; in flight and idle are the process's own count."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.waits: list[float] = []
+        self.runs: list[float] = []
+        self.process = None
+
+    def done(self, waited: float, ran: float) -> None:
+        with self.lock:
+            self.waits.append(waited)
+            self.runs.append(ran)
+
+    def following(self, process) -> "DeferredStats":
+        self.process = process
+        return self
+
+    def wait_idle(self, timeout: float) -> bool:
+        return self.process.wait_idle(timeout)
+
+    def take(self) -> dict[str, list[float]]:
+        with self.lock:
+            taken = {"waits": self.waits, "runs": self.runs}
+            self.waits, self.runs = [], []
+        return taken
+
+
 class ServerTiming:
     """WSGI wrapper: time from waitress calling the app to the app returning its body (server side)."""
 
@@ -265,11 +296,12 @@ def _bare_app(api_base_url: str, listener_threads: int):
     return app
 
 
-def app_child(api_base_url: str, http_threads: int, listener_threads: int) -> int:
+def app_child(api_base_url: str, http_threads: int, listener_threads: int, deferred_work: str = "process") -> int:
     import tempfile
 
     problems = ProblemCounter()
     from bot.app_factory import build_app
+    from bot.deferred_process import DeferredConfig, DeferredWorkProcess
     from bot.server import EVENTS_PATH, RunningServer, WebApp
     from bot.services.context import Services
     from bot.services.survey import import_returns
@@ -288,12 +320,27 @@ def app_child(api_base_url: str, http_threads: int, listener_threads: int) -> in
                    "Election", election_date=dt.date(2026, 11, 3), local_government="Front Range Special Districts",
                    governing_body="Board of Directors", source_name=EXAMPLE.name, source_bytes=data, actor="bench")
 
+    # As `recount-bot serve` runs it (--deferred-work process, its default): the work after the ack in a child
+    # process (bot/deferred_process.py), on the same fixed day. `thread`: on Bolt's lazy listener executor, as
+    # before that process existed and as `serve --deferred-work thread` still can.
+    deferred = None
+    if deferred_work == "process":
+        deferred_stats = DeferredStats()
+        deferred = DeferredWorkProcess(DeferredConfig(database_url=db.url, bot_token=BOT_TOKEN,
+                                                      api_base_url=api_base_url, log_level="WARNING", fixed_now=clock),
+                                       services.outbox_wake, on_done=deferred_stats.done)
     apps = {
         "ours": build_app(services=services, bot_token=BOT_TOKEN, signing_secret=SIGNING_SECRET,
-                          api_base_url=api_base_url, listener_threads=listener_threads),
+                          api_base_url=api_base_url, listener_threads=listener_threads,
+                          deferred_runner=deferred.submit if deferred else None),
         "bare": _bare_app(api_base_url, listener_threads),
     }
-    executors = {name: CountingExecutor(app.listener_runner.listener_executor) for name, app in apps.items()}
+    executors = {"bare": CountingExecutor(apps["bare"].listener_runner.listener_executor)}
+    if deferred is not None:
+        deferred.start()
+        executors["ours"] = deferred_stats.following(deferred)
+    else:
+        executors["ours"] = CountingExecutor(apps["ours"].listener_runner.listener_executor)
     timings = {name: ServerTiming(WebApp(app, db)) for name, app in apps.items()}
     from bot.server import settle_process
 
@@ -315,6 +362,8 @@ def app_child(api_base_url: str, http_threads: int, listener_threads: int) -> in
     def close() -> None:
         for server in servers.values():
             server.stop()
+        if deferred is not None:
+            deferred.stop()
         db.dispose()
         tmp.cleanup()
 
@@ -414,7 +463,7 @@ def one_run(args: argparse.Namespace, run_number: int) -> dict:
     app_proc = None
     try:
         base_url = _reply(slack, "start-up")["base_url"]
-        app_proc = _spawn("app", base_url, str(args.http_threads), str(args.listener_threads))
+        app_proc = _spawn("app", base_url, str(args.http_threads), str(args.listener_threads), args.deferred_work)
         urls = _reply(app_proc, "start-up")
         needed = 2 * (args.warmup + args.requests)
         deliveries = iter(_send(slack, f"issue {needed}")["deliveries"])
@@ -533,6 +582,8 @@ def _run_result(args, rounds: list[dict], warm_bad: list[int], slack_stats: dict
 # ============================================================================ report
 
 def _table(results: dict) -> str:
+    from bot.deferred_process import DeferredConfig
+
     header = ("run", "app", "p50 ms", "p90 ms", "p99 ms", "max ms", "req/s", "executor wait p50/p99 ms",
               "listener run p50 ms", "drain s")
     lines = [header]
@@ -558,7 +609,10 @@ def _table(results: dict) -> str:
     out.append(f"{o['requests']} requests per app per run from {o['concurrency']} clients, rounds of {o['round']} "
                f"(ABBA), warm-up {o['warmup']}; waitress {o['http_threads']} threads, listener executor "
                f"{o['listener_threads']} threads; {results['machine']['cpus']} CPUs shared by the load generator, "
-               "the Slack stand-in and both apps")
+               "the Slack stand-in, both apps and ours' deferred-work process (ours' executor wait and listener "
+               f"run: that process's jobs, {DeferredConfig.threads} threads)" if o.get("deferred_work") == "process"
+               else "the Slack stand-in and both apps (ours' work after the ack on its listener executor: "
+                    "--deferred-work thread)")
     return "\n".join(out)
 
 
@@ -583,6 +637,8 @@ def main(argv: list[str] | None = None) -> int:
                                                                      "%(default)s, as bot.server.serve_forever)")
     parser.add_argument("--listener-threads", type=int, default=16, help="listener executor threads per app "
                                                                          "(default %(default)s, as build_app)")
+    parser.add_argument("--deferred-work", choices=("process", "thread"), default="process",
+                        help="where ours runs the work after the ack, as `serve --deferred-work` (default %(default)s)")
     parser.add_argument("--out", type=Path, default=OUT_DIR / f"{NAME}.json", help="JSON results (default %(default)s)")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -590,7 +646,7 @@ def main(argv: list[str] | None = None) -> int:
         kind, *rest = args.child
         if kind == "slack":
             return slack_child()
-        return app_child(rest[0], int(rest[1]), int(rest[2]))
+        return app_child(rest[0], int(rest[1]), int(rest[2]), rest[3])
     if min(args.requests, args.concurrency, args.round, args.repeat, args.http_threads, args.listener_threads) < 1 \
             or args.warmup < 1:
         parser.error("every count must be at least 1")
