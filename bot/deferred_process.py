@@ -4,15 +4,17 @@ A deferred listener (`/recount check`, `/recount requests`, `/recount record`) a
 does its work afterwards: the check, the verdict message, the case cards. Run on a thread of the web
 process, that work holds the interpreter lock while other requests wait for theirs, and the slowest
 acknowledgements grow with it (benchmarks/ack_latency.py measured ours' p99 at 2.4-5x a bare Bolt app's).
-`recount-bot serve` therefore hands it to this child process: the request thread writes the request's body
-to a pipe (pickled in that thread, tens of microseconds) and answers.
+`recount-bot serve` therefore hands it to this child process, and the request thread only puts the
+request's body on an in-process queue and answers.
 
-The IPC is deliberately plain: one pipe each way, no `multiprocessing.Queue`. A queue's feeder thread, and
-a thread reading a report per finished job, each take the web process's interpreter lock once per job; under
-load those hand-offs alone put the slowest acknowledgements at 1.2-2x a bare app's (measured with a child
-that did no work). The child speaks only when asked whether it is idle (`wait_idle`, which the benchmark
-and tests use) and when it queued outbox rows (so the web process's worker sends them at once rather than
-at its next poll).
+Why a queue and a sender thread, not a write to the pipe in the request thread: a write is a system call,
+and CPython lets go of its interpreter lock around it; getting the lock back under load can take a whole
+switch interval (5 ms) behind the threads holding it, so each extra release in the request thread shows in
+the slowest acknowledgements. `queue.SimpleQueue.put` never lets go of the lock. The sender thread writes
+whatever has gathered as one batch, so under load the web process makes one write for many jobs. Back the
+other way the child speaks only when asked whether it is idle (`wait_idle`, which the benchmark and tests
+use) and when it queued outbox rows (so the web process's worker sends them at once rather than at its
+next poll); `multiprocessing.Queue` was tried first and its feeder thread and per-job reports cost more.
 
 The child builds what the listener needs from the same settings (the database, a Web API client, the
 registry of routes) and runs the route exactly as the web process would (`handlers.interaction.run_route`:
@@ -29,6 +31,7 @@ import itertools
 import logging
 import multiprocessing
 import os
+import queue
 import signal
 import threading
 import time
@@ -70,7 +73,9 @@ class DeferredWorkProcess:
         self._answered: set[int] = set()
         self._tokens = itertools.count(1)
         self._process = None
-        self._jobs = None  # the web process's end of the jobs pipe
+        self._jobs = None  # the web process's end of the jobs pipe; written by the sender thread only
+        self._outgoing: queue.SimpleQueue = queue.SimpleQueue()
+        self._sender: threading.Thread | None = None
 
     @property
     def pid(self) -> int | None:
@@ -79,6 +84,8 @@ class DeferredWorkProcess:
     def start(self) -> None:
         with self._lock:
             self._start_locked()
+        self._sender = threading.Thread(target=self._send, name="deferred-send", daemon=True)
+        self._sender.start()
 
     def _start_locked(self) -> None:
         jobs_out, jobs_in = self._context.Pipe(duplex=False)
@@ -94,13 +101,30 @@ class DeferredWorkProcess:
         log.info("deferred work runs in process %s", self._process.pid)
 
     def submit(self, label: str, body: dict) -> None:
-        """Called in the request thread, before the answer: pickles and writes, nothing more."""
-        with self._lock:
-            if self._process is None:
-                raise RuntimeError("the deferred-work process was not started")
-            if not self._process.is_alive():  # died, and its follower has not restarted it yet
-                self._replace_locked()
-            self._jobs.send((label, body, time.time()))
+        """Called in the request thread, before the answer: queues, nothing more (see the module's doc)."""
+        if self._process is None:
+            raise RuntimeError("the deferred-work process is not running")
+        self._outgoing.put((label, body, time.time()))
+
+    def _send(self) -> None:
+        """The sender thread: what has gathered on the queue goes to the child as one message, in order."""
+        while True:
+            batch = [self._outgoing.get()]
+            while True:
+                try:
+                    batch.append(self._outgoing.get_nowait())
+                except queue.Empty:
+                    break
+            with self._lock:
+                jobs = self._jobs
+            try:
+                jobs.send(batch)
+            except OSError:  # it died a moment ago; its follower is starting another
+                lost = sum(1 for job in batch if job is not STOP and job[0] != IDLE_ASKED)
+                log.error("%s job(s) could not be handed to the deferred-work process, which has exited; they "
+                          "are lost", lost)
+            if STOP in batch:
+                return
 
     def _replace_locked(self) -> None:
         log.error("the deferred-work process %s exited (code %s); what it had not finished is lost; starting "
@@ -136,10 +160,9 @@ class DeferredWorkProcess:
     def wait_idle(self, timeout: float) -> bool:
         """Until every job handed over so far has finished (False if `timeout` passed first)."""
         token = next(self._tokens)
-        with self._lock:
-            if self._process is None or not self._process.is_alive():
-                return True
-            self._jobs.send((IDLE_ASKED, token))
+        if self._process is None:
+            return True
+        self._outgoing.put((IDLE_ASKED, token))  # behind every job queued before it
         with self._answers:
             answered = self._answers.wait_for(lambda: token in self._answered, timeout=timeout)
             self._answered.discard(token)
@@ -152,10 +175,9 @@ class DeferredWorkProcess:
             self._process = None
         if process is None:
             return
-        try:
-            jobs.send(STOP)
-        except OSError:
-            pass  # it has gone already
+        self._outgoing.put(STOP)  # behind the jobs already queued: they are done first
+        if self._sender is not None:
+            self._sender.join(5)
         process.join(timeout)
         if process.is_alive():
             log.warning("the deferred-work process %s did not finish within %.0fs; terminating it", process.pid,
@@ -237,22 +259,25 @@ def child_main(config: DeferredConfig, jobs, said) -> None:
                      daemon=True).start()
     settle_process()
     try:
-        while True:
+        stopping = False
+        while not stopping:
             try:
-                job = jobs.recv()
+                batch = jobs.recv()
             except EOFError:  # the web process has gone
                 break
-            if job is STOP:
-                break
-            if job[0] == IDLE_ASKED:
-                child.answer_when_idle(job[1])
-                continue
-            label, body, submitted = job
-            route = routes.get(label)
-            if route is None:  # a web process of another version: say so, never guess
-                log.error("no route %s in this process; job dropped", label)
-                continue
-            child.submit(lambda route=route, body=body: run_job(services, route, body, client), submitted)
+            for job in batch:
+                if job is STOP:
+                    stopping = True
+                    break
+                if job[0] == IDLE_ASKED:
+                    child.answer_when_idle(job[1])
+                    continue
+                label, body, submitted = job
+                route = routes.get(label)
+                if route is None:  # a web process of another version: say so, never guess
+                    log.error("no route %s in this process; job dropped", label)
+                    continue
+                child.submit(lambda route=route, body=body: run_job(services, route, body, client), submitted)
     finally:
         child.pool.shutdown(wait=True)
         AFTER_RESPONSE.wait_idle(timeout=30)
