@@ -1,9 +1,10 @@
 """Ack latency of `/recount check` under load, against a bare Bolt app on the same server stack.
 
     python -m benchmarks ack [--requests N] [--concurrency N] [--warmup N] [--round N] [--repeat N]
-                             [--http-threads N] [--listener-threads N] [--out PATH]
+                             [--http-threads N] [--listener-threads N] [--deferred-work process|thread]
+                             [--out PATH]
 
-Three processes, as in production Slack and the bot are apart:
+Three processes, as in production Slack and the bot are apart (the first two are in `ack_processes.py`):
 
 - the app process (`--child app`) serves two apps, each a `bot.server.WebApp` behind its own
   `bot.server.RunningServer` (waitress, --http-threads threads, default 16 like `serve_forever`) on loopback:
@@ -11,7 +12,8 @@ Three processes, as in production Slack and the bot are apart:
     a temporary directory migrated with `storage.migrate.upgrade` and seeded with examples/survey-of-returns.csv
     through `bot.services.survey.import_returns`; its Web API client points at the Slack stand-in, so the work
     after the ack (the check, the verdict message, the case cards) really happens, as `recount-bot serve` runs
-    it: in a child process (`bot.deferred_process.DeferredWorkProcess`, on the harness's fixed day);
+    it: in a child process (`bot.deferred_process.DeferredWorkProcess`, on the harness's fixed day), or with
+    `--deferred-work thread` on Bolt's lazy listener executor in the app process, as before that existed;
   - bare: a `slack_bolt.App` built like ours (same signing secret, same `web_client`, token verification,
     `process_before_response=False`, a listener executor of the same size) whose `/recount` listener only
     calls `ack()`.
@@ -51,21 +53,22 @@ import threading
 import time
 import urllib.parse
 from pathlib import Path
-from typing import Any
+
+from benchmarks.ack_processes import (
+    APPS,
+    CHANNEL,
+    OFFICIAL,
+    SIGNING_SECRET,
+    TEAM,
+    app_child,
+    slack_child,
+)
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 OUT_DIR = HERE / "out"
 NAME = "ack_latency"
-EXAMPLE = ROOT / "examples" / "survey-of-returns.csv"
 
-SIGNING_SECRET = "bench-signing-secret-0123456789"
-BOT_TOKEN = "xoxb-bench-token"
-TEAM = "T0BENCHTEAM"
-CHANNEL = "C0ELECTION"
-OFFICIAL = "U0OFFICIAL"
-USERS = [{"id": OFFICIAL, "name": "dana.official", "real_name": "Dana Whitfield", "is_admin": True}]
-APPS = ("bare", "ours")
 TARGET_SECONDS = 3.0  # Slack's limit for an ack
 TARGET_RATIO = 1.5  # the issue's target: ours' p99 within 1.5x the bare app's
 # What ours calls per `/recount check` of the example once the cards exist: the verdict (chat.postMessage)
@@ -113,263 +116,6 @@ def _spawn(*args: str) -> subprocess.Popen:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     return subprocess.Popen([sys.executable, "-m", "benchmarks.ack_latency", "--child", *args], cwd=ROOT, env=env,
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-
-
-def _serve_commands(handlers: dict[str, Any]) -> None:
-    """A child's main loop: read a command per line from stdin, answer one JSON line on stdout."""
-    print(json.dumps(handlers["ready"]()), flush=True)
-    for line in sys.stdin:
-        name, _, arg = line.strip().partition(" ")
-        if name == "stop":
-            break
-        print(json.dumps(handlers[name](arg)), flush=True)
-    handlers["close"]()
-
-
-# ============================================================================ the Slack process
-
-def slack_child() -> int:
-    from bot.slack_standin import SlackStandIn
-
-    standin = SlackStandIn(users=USERS, channels=[{"id": CHANNEL, "name": "elections"}]).start()
-
-    def issue(count: str) -> dict:
-        """Fresh trigger_ids and response_urls, as Slack puts in each slash command."""
-        return {"deliveries": [[standin.issue_trigger_id(OFFICIAL),
-                                standin.issue_response_url(channel=CHANNEL, user=OFFICIAL)]
-                               for _ in range(int(count))]}
-
-    def stats(_: str = "") -> dict:
-        counts: dict[str, int] = {}
-        for call in standin.calls:
-            key = call.method if call.status == 200 and (call.response or {}).get("ok", True) else \
-                f"{call.method} (failed: {call.status} {(call.response or {}).get('error')})"
-            counts[key] = counts.get(key, 0) + 1
-        return {"calls": counts, "server_errors": standin.server_errors,
-                "messages_in_channel": len(standin.state.messages(CHANNEL))}
-
-    _serve_commands({"ready": lambda: {"base_url": standin.base_url}, "issue": issue, "stats": stats,
-                     "close": standin.stop})
-    return 0
-
-
-# ============================================================================ the app process
-
-class CountingExecutor:
-    """Wraps a listener executor's `submit`: tasks in flight, and how long each waited for a worker."""
-
-    def __init__(self, executor) -> None:
-        self.executor = executor
-        self.lock = threading.Condition()
-        self.in_flight = 0
-        self.waits: list[float] = []  # submit -> a worker starts it
-        self.runs: list[float] = []  # start -> end (the whole listener: ack and the work after it)
-        self._submit = executor.submit
-        executor.submit = self.submit
-
-    def submit(self, fn, /, *args, **kwargs):
-        submitted = time.perf_counter()
-        with self.lock:
-            self.in_flight += 1
-
-        def task():
-            started = time.perf_counter()
-            try:
-                return fn(*args, **kwargs)
-            finally:
-                ended = time.perf_counter()
-                with self.lock:
-                    self.waits.append(started - submitted)
-                    self.runs.append(ended - started)
-                    self.in_flight -= 1
-                    self.lock.notify_all()
-
-        return self._submit(task)
-
-    def wait_idle(self, timeout: float) -> bool:
-        with self.lock:
-            return self.lock.wait_for(lambda: self.in_flight == 0, timeout=timeout)
-
-    def take(self) -> dict[str, list[float]]:
-        with self.lock:
-            taken = {"waits": self.waits, "runs": self.runs}
-            self.waits, self.runs = [], []
-        return taken
-
-
-class DeferredStats:
-    """Ours' side of `CountingExecutor`: the deferred-work process reports each job's wait for a thread
-    and its run; in flight and idle are the process's own count."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.waits: list[float] = []
-        self.runs: list[float] = []
-        self.process = None
-
-    def done(self, waited: float, ran: float) -> None:
-        with self.lock:
-            self.waits.append(waited)
-            self.runs.append(ran)
-
-    def following(self, process) -> "DeferredStats":
-        self.process = process
-        return self
-
-    def wait_idle(self, timeout: float) -> bool:
-        return self.process.wait_idle(timeout)
-
-    def take(self) -> dict[str, list[float]]:
-        with self.lock:
-            taken = {"waits": self.waits, "runs": self.runs}
-            self.waits, self.runs = [], []
-        return taken
-
-
-class ServerTiming:
-    """WSGI wrapper: time from waitress calling the app to the app returning its body (server side)."""
-
-    def __init__(self, app) -> None:
-        self.app = app
-        self.lock = threading.Lock()
-        self.seconds: list[float] = []
-
-    def __call__(self, environ, start_response):
-        start = time.perf_counter()
-        try:
-            return self.app(environ, start_response)
-        finally:
-            elapsed = time.perf_counter() - start
-            with self.lock:
-                self.seconds.append(elapsed)
-
-    def take(self) -> list[float]:
-        with self.lock:
-            taken, self.seconds = self.seconds, []
-        return taken
-
-
-class ProblemCounter:
-    """Counts warnings and errors logged in the app process (a failed listener must fail the benchmark)."""
-
-    def __init__(self) -> None:
-        import logging
-
-        class Handler(logging.Handler):
-            def __init__(self, owner: "ProblemCounter") -> None:
-                super().__init__(logging.WARNING)
-                self.owner = owner
-
-            def emit(self, record: logging.LogRecord) -> None:
-                with self.owner.lock:
-                    if record.name == "waitress.queue":  # "Task queue depth is N": load, not a failure
-                        self.owner.queue_warnings += 1
-                        return
-                    self.owner.records.append(f"{record.levelname} {record.name}: {record.getMessage()[:200]}")
-
-        self.lock = threading.Lock()
-        self.records: list[str] = []
-        self.queue_warnings = 0
-        root = logging.getLogger()
-        root.setLevel(logging.WARNING)
-        root.addHandler(Handler(self))
-
-
-def _bare_app(api_base_url: str, listener_threads: int):
-    """A Bolt app built like ours, whose /recount listener only acknowledges."""
-    import logging
-    from concurrent.futures import ThreadPoolExecutor
-
-    from slack_bolt import App
-
-    from bot.app_factory import web_client
-
-    app = App(client=web_client(BOT_TOKEN, api_base_url), signing_secret=SIGNING_SECRET,
-              token_verification_enabled=True, process_before_response=False,
-              listener_executor=ThreadPoolExecutor(max_workers=listener_threads, thread_name_prefix="listener"),
-              logger=logging.getLogger("bench.bare.bolt"))
-
-    @app.command("/recount")
-    def recount(ack):
-        ack()
-
-    return app
-
-
-def app_child(api_base_url: str, http_threads: int, listener_threads: int, deferred_work: str = "process") -> int:
-    import tempfile
-
-    problems = ProblemCounter()
-    from bot.app_factory import build_app
-    from bot.deferred_process import DeferredConfig, DeferredWorkProcess
-    from bot.server import EVENTS_PATH, RunningServer, WebApp
-    from bot.services.context import Services
-    from bot.services.survey import import_returns
-    from rules.returns import parse_returns
-    from storage.db import Database
-    from storage.migrate import upgrade
-
-    tmp = tempfile.TemporaryDirectory(prefix="recount-bench-")
-    db = Database(f"sqlite:///{Path(tmp.name) / 'bench.sqlite3'}")
-    upgrade(db)
-    # The harness's clock: three days after the example's election, inside the recount window.
-    clock = dt.datetime(2026, 11, 6, 16, 0, tzinfo=dt.timezone.utc)
-    services = Services(db, clock=lambda: clock)
-    data = EXAMPLE.read_bytes()
-    import_returns(services, team_id=TEAM, returns=parse_returns(data), election_name="Regular Special District "
-                   "Election", election_date=dt.date(2026, 11, 3), local_government="Front Range Special Districts",
-                   governing_body="Board of Directors", source_name=EXAMPLE.name, source_bytes=data, actor="bench")
-
-    # As `recount-bot serve` runs it (--deferred-work process, its default): the work after the ack in a child
-    # process (bot/deferred_process.py), on the same fixed day. `thread`: on Bolt's lazy listener executor, as
-    # before that process existed and as `serve --deferred-work thread` still can.
-    deferred = None
-    if deferred_work == "process":
-        deferred_stats = DeferredStats()
-        deferred = DeferredWorkProcess(DeferredConfig(database_url=db.url, bot_token=BOT_TOKEN,
-                                                      api_base_url=api_base_url, log_level="WARNING", fixed_now=clock),
-                                       services.outbox_wake, on_done=deferred_stats.done)
-    apps = {
-        "ours": build_app(services=services, bot_token=BOT_TOKEN, signing_secret=SIGNING_SECRET,
-                          api_base_url=api_base_url, listener_threads=listener_threads,
-                          deferred_runner=deferred.submit if deferred else None),
-        "bare": _bare_app(api_base_url, listener_threads),
-    }
-    executors = {"bare": CountingExecutor(apps["bare"].listener_runner.listener_executor)}
-    if deferred is not None:
-        deferred.start()
-        executors["ours"] = deferred_stats.following(deferred)
-    else:
-        executors["ours"] = CountingExecutor(apps["ours"].listener_runner.listener_executor)
-    timings = {name: ServerTiming(WebApp(app, db)) for name, app in apps.items()}
-    from bot.server import settle_process
-
-    settle_process()  # as `recount-bot serve` does before it serves (one process, so both apps get it)
-    servers = {name: RunningServer(timings[name], threads=http_threads).start() for name in apps}
-
-    def idle(arg: str) -> dict:
-        start = time.perf_counter()
-        done = all(executors[name].wait_idle(timeout=float(arg or 120)) for name in APPS)
-        return {"idle": done, "waited_s": time.perf_counter() - start}
-
-    def take(_: str = "") -> dict:
-        return {name: {"server_s": timings[name].take(), **executors[name].take()} for name in APPS}
-
-    def problems_(_: str = "") -> dict:
-        with problems.lock:
-            return {"records": list(problems.records), "waitress_queue_warnings": problems.queue_warnings}
-
-    def close() -> None:
-        for server in servers.values():
-            server.stop()
-        if deferred is not None:
-            deferred.stop()
-        db.dispose()
-        tmp.cleanup()
-
-    _serve_commands({"ready": lambda: {name: servers[name].url + EVENTS_PATH for name in APPS},
-                     "idle": idle, "take": take, "problems": problems_, "close": close})
-    return 0
 
 
 # ============================================================================ the load generator
