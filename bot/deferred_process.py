@@ -21,8 +21,8 @@ registry of routes) and runs the route exactly as the web process would (`handle
 role, de-duplication, the one error handler).
 
 What it does not change: deferred work was never durable. A job the child had not finished when it died is
-lost as it was on a thread; the person sees no answer and types the command again. If the child dies, the
-next job starts another, and the log says so.
+lost as it was on a thread; the person sees no answer and types the command again. If the child dies,
+another is started as soon as its pipe closes, and the log says so.
 """
 from __future__ import annotations
 
