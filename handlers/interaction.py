@@ -217,11 +217,9 @@ def register_routes(app: App, registry: Registry, services: Services,
             Surface.COMMAND: app.command, Surface.ACTION: app.action, Surface.VIEW: app.view_submission,
             Surface.VIEW_CLOSED: app.view_closed, Surface.SHORTCUT: app.shortcut, Surface.EVENT: app.event,
         }[route.surface]
-        if deferred_runner is not None:
-            register(route.key)(_handing_over(route, services, deferred_runner))
-            continue
-        in_request, deferred_work = _listeners_for(route, services)
-        register(route.key)(ack=in_request, lazy=[deferred_work])
+        in_request, deferred_work = _listeners_for(route, services, deferred_runner)
+        # With a runner, deferred work leaves this process: no lazy listener.
+        register(route.key)(ack=in_request, lazy=[] if deferred_runner else [deferred_work])
 
 
 def run_deferred(services: Services, route: Route, body: dict, client: WebClient, respond) -> None:
@@ -244,13 +242,23 @@ class _AlreadyAcked:
         return None
 
 
-def _listeners_for(route: Route, services: Services) -> tuple[Callable[..., None], Callable[..., None]]:
+def _listeners_for(route: Route, services: Services,
+                   runner: DeferredRunner | None) -> tuple[Callable[..., None], Callable[..., None]]:
     # Closures, not default arguments: Bolt injects every named parameter (unknown names as None).
     def in_request(ack, body, client, respond):
-        if route.deferred(body):
-            ack()  # answer Slack now; `deferred_work` does the rest
+        if not route.deferred(body):
+            run_route(_interaction(services, route, ack, body, client, respond))
             return
-        run_route(_interaction(services, route, ack, body, client, respond))
+        if runner is not None:  # `deferred_work` is not registered: hand the body over
+            try:
+                runner(route.label, body)
+            except Exception:
+                reference = new_reference()
+                log.exception("could not hand %s to the deferred-work process; reference %s", route.label,
+                              reference)
+                ack(text=f":warning: Something went wrong and nothing was done. Reference: *{reference}*.")
+                return
+        ack()  # answer Slack now; `deferred_work` or the runner does the rest
 
     def deferred_work(body, client, respond):
         if route.deferred(body):
@@ -259,24 +267,6 @@ def _listeners_for(route: Route, services: Services) -> tuple[Callable[..., None
     slug = re.sub(r"\W+", "_", route.label)
     in_request.__name__, deferred_work.__name__ = f"ack_{slug}", f"work_{slug}"
     return in_request, deferred_work
-
-
-def _handing_over(route: Route, services: Services, runner: DeferredRunner) -> Callable[..., None]:
-    def in_request(ack, body, client, respond):
-        if not route.deferred(body):
-            run_route(_interaction(services, route, ack, body, client, respond))
-            return
-        try:
-            runner(route.label, body)
-        except Exception:
-            reference = new_reference()
-            log.exception("could not hand %s to the deferred-work process; reference %s", route.label, reference)
-            ack(text=f":warning: Something went wrong and nothing was done. Reference: *{reference}*.")
-            return
-        ack()
-
-    in_request.__name__ = "ack_" + re.sub(r"\W+", "_", route.label)
-    return in_request
 
 
 def global_error_handler(error: Exception, body: dict, logger: logging.Logger) -> BoltResponse:
