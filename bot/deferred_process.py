@@ -77,10 +77,6 @@ class DeferredWorkProcess:
         self._outgoing: queue.SimpleQueue = queue.SimpleQueue()
         self._sender: threading.Thread | None = None
 
-    @property
-    def pid(self) -> int | None:
-        return self._process.pid if self._process is not None else None
-
     def start(self) -> None:
         with self._lock:
             self._start_locked()

@@ -44,7 +44,8 @@ MAX_BACKOFF = dt.timedelta(minutes=15)
 PERMANENT = {"channel_not_found", "not_in_channel", "is_archived", "invalid_blocks", "invalid_arguments",
              "msg_too_long", "no_text", "invalid_auth", "account_inactive", "token_revoked", "message_not_found",
              "cant_update_message", "user_not_found", "missing_scope"}
-# The channel will not take the post: where the row carries a fallback, it goes to a person instead.
+# The channel will not take the bot's post (it is not a member, or the channel is gone). The outbox sends a row's
+# fallback to a person instead; handlers posting directly say how to invite the bot.
 CHANNEL_REFUSED = {"not_in_channel", "channel_not_found", "is_archived"}
 # A payload key the worker strips before the call: {"user": U, "text": ..., "blocks": [...]}, sent to U by
 # direct message when the channel refuses the post.

@@ -5,6 +5,7 @@ import logging
 
 from slack_sdk.errors import SlackApiError
 
+from bot.outbox import CHANNEL_REFUSED
 from bot.services import checking
 from handlers.blocks.verdicts import all_verdicts, one_verdict, verdict_text
 from handlers.cards import post_case_card
@@ -13,7 +14,6 @@ from handlers.subcommands import SUBCOMMANDS
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.check")
-NOT_IN_CHANNEL = {"not_in_channel", "channel_not_found", "is_archived"}
 
 
 @SUBCOMMANDS.add("check", needs=Role.STAFF, usage="/recount check [contest]", deferred=True,
@@ -32,7 +32,7 @@ def check_command(ix: Interaction, args: str) -> None:
         for more in messages[1:]:
             ix.client.chat_postMessage(channel=ix.channel_id, thread_ts=first["ts"], text=text, blocks=more)
     except SlackApiError as exc:
-        if exc.response.get("error") not in NOT_IN_CHANNEL:
+        if exc.response.get("error") not in CHANNEL_REFUSED:
             raise
         # The bot is not in this channel: the verdict still reaches the channel through the command's
         # response URL; cards need the bot in the channel, so say how to get it there.

@@ -12,6 +12,7 @@ import logging
 from slack_sdk.errors import SlackApiError
 
 from bot.documents.case_record_pdf import case_record_pdf
+from bot.outbox import CHANNEL_REFUSED
 from bot.services.case_record import build_case_record
 from bot.services.errors import UserError
 from handlers.blocks.common import esc
@@ -20,7 +21,6 @@ from handlers.subcommands import SUBCOMMANDS, split_args
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.record")
-NOT_IN_CHANNEL = {"not_in_channel", "channel_not_found", "is_archived"}
 USAGE = "/recount record <case#> [here]"
 
 
@@ -70,7 +70,7 @@ def record_command(ix: Interaction, args: str) -> None:
             ix.client.files_upload_v2(file_uploads=files, channel=ix.channel_id, initial_comment=comment)
             return
         except SlackApiError as exc:
-            if exc.response.get("error") not in NOT_IN_CHANNEL:
+            if exc.response.get("error") not in CHANNEL_REFUSED:
                 raise
             ix.tell(":information_source: I am not in this channel (`/invite @recount-bot`); the record is in "
                     "your direct messages instead.")

@@ -18,6 +18,7 @@ import logging
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from bot.outbox import CHANNEL_REFUSED
 from bot.services import request_entry
 from bot.services import requests as request_service
 from bot.services.context import Services
@@ -38,7 +39,6 @@ from storage.models import Role
 
 log = logging.getLogger("recount_bot.requests")
 
-NOT_IN_CHANNEL = {"not_in_channel", "channel_not_found", "is_archived"}
 TRIGGER_GONE = {"expired_trigger_id", "exchanged_trigger_id", "invalid_trigger_id"}
 USAGE = "`/recount request` opens the form; `/recount requests` lists the requests awaiting a decision."
 PENDING_SHOWN = 20
@@ -266,7 +266,7 @@ def _post_card(ix: Interaction, request: RequestView, channel: str) -> bool:
     except SlackApiError as exc:
         error = exc.response.get("error")
         log.warning("could not post the card of request %s in %s: %s", request.id, channel, error)
-        invite = "invite me there with `/invite @recount-bot`, then " if error in NOT_IN_CHANNEL else ""
+        invite = "invite me there with `/invite @recount-bot`, then " if error in CHANNEL_REFUSED else ""
         ix.tell(f":warning: Recount request #{request.id} ({esc(request.contest)}) is recorded and awaits a "
                 f"decision, but I could not post its card in <#{channel}> ({error}): {invite}type "
                 "`/recount requests` there to post it.")
