@@ -69,15 +69,33 @@ def slack_child() -> int:
 
 # ============================================================================ the app process
 
-class CountingExecutor:
-    """Wraps a listener executor's `submit`: tasks in flight, and how long each waited for a worker."""
+class TaskTimes:
+    """Each listener task's (or deferred job's) wait for a thread and its run, taken once per round."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Condition()
+        self.waits: list[float] = []  # submitted -> a thread starts it
+        self.runs: list[float] = []  # start -> end
+
+    def record(self, waited: float, ran: float) -> None:
+        with self.lock:
+            self.waits.append(waited)
+            self.runs.append(ran)
+
+    def take(self) -> dict[str, list[float]]:
+        with self.lock:
+            taken = {"waits": self.waits, "runs": self.runs}
+            self.waits, self.runs = [], []
+        return taken
+
+
+class CountingExecutor(TaskTimes):
+    """Wraps a listener executor's `submit`: tasks in flight, and how long each waited for a worker and ran
+    (the whole listener: ack and the work after it)."""
 
     def __init__(self, executor) -> None:
-        self.executor = executor
-        self.lock = threading.Condition()
+        super().__init__()
         self.in_flight = 0
-        self.waits: list[float] = []  # submit -> a worker starts it
-        self.runs: list[float] = []  # start -> end (the whole listener: ack and the work after it)
         self._submit = executor.submit
         executor.submit = self.submit
 
@@ -91,10 +109,8 @@ class CountingExecutor:
             try:
                 return fn(*args, **kwargs)
             finally:
-                ended = time.perf_counter()
+                self.record(started - submitted, time.perf_counter() - started)
                 with self.lock:
-                    self.waits.append(started - submitted)
-                    self.runs.append(ended - started)
                     self.in_flight -= 1
                     self.lock.notify_all()
 
@@ -104,27 +120,14 @@ class CountingExecutor:
         with self.lock:
             return self.lock.wait_for(lambda: self.in_flight == 0, timeout=timeout)
 
-    def take(self) -> dict[str, list[float]]:
-        with self.lock:
-            taken = {"waits": self.waits, "runs": self.runs}
-            self.waits, self.runs = [], []
-        return taken
 
-
-class DeferredStats:
-    """Ours' side of `CountingExecutor`: the deferred-work process reports each job's wait for a thread
-    and its run; in flight and idle are the process's own count."""
+class DeferredStats(TaskTimes):
+    """Ours' side of `CountingExecutor`: the deferred-work process reports each job's wait and run (`record`,
+    its `on_done`); in flight and idle are the process's own count."""
 
     def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.waits: list[float] = []
-        self.runs: list[float] = []
+        super().__init__()
         self.process = None
-
-    def done(self, waited: float, ran: float) -> None:
-        with self.lock:
-            self.waits.append(waited)
-            self.runs.append(ran)
 
     def following(self, process) -> "DeferredStats":
         self.process = process
@@ -132,12 +135,6 @@ class DeferredStats:
 
     def wait_idle(self, timeout: float) -> bool:
         return self.process.wait_idle(timeout)
-
-    def take(self) -> dict[str, list[float]]:
-        with self.lock:
-            taken = {"waits": self.waits, "runs": self.runs}
-            self.waits, self.runs = [], []
-        return taken
 
 
 class ServerTiming:
@@ -242,7 +239,7 @@ def app_child(api_base_url: str, http_threads: int, listener_threads: int, defer
         deferred_stats = DeferredStats()
         deferred = DeferredWorkProcess(DeferredConfig(database_url=db.url, bot_token=BOT_TOKEN,
                                                       api_base_url=api_base_url, log_level="WARNING", fixed_now=clock),
-                                       services.outbox_wake, on_done=deferred_stats.done)
+                                       services.outbox_wake, on_done=deferred_stats.record)
     apps = {
         "ours": build_app(services=services, bot_token=BOT_TOKEN, signing_secret=SIGNING_SECRET,
                           api_base_url=api_base_url, listener_threads=listener_threads,
