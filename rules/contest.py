@@ -2,6 +2,11 @@
 
 A unit is where votes were counted and reported: a precinct, a voting machine, a ballot batch, a
 county. A file that gives no units has a single unit named "" (the whole contest).
+
+A published file may hide small counts ("(< 25)", "***") or leave a cell empty. Such a cell is an
+`uncertain` one: `votes_by_unit` holds its lowest possible value and `uncertain` its range, so the
+rules can decide only what holds for every value the cell could have (`rules.verdicts`). A survey
+recorded by the office never has uncertain cells.
 """
 from __future__ import annotations
 
@@ -11,12 +16,28 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Iterable, Mapping
 
+from rules.row_kinds import is_write_in_bucket
+
 WHOLE_CONTEST = ""
 
 
 class ContestKind(str, enum.Enum):
     CANDIDATE = "candidate"  # an office: choices are candidates
     QUESTION = "question"  # a ballot issue or question: choices are Yes/No, For/Against
+
+
+@dataclass(frozen=True)
+class Bound:
+    """The values a cell the file does not give exactly could hold: low..high (None: no upper limit)."""
+
+    low: int
+    high: int | None
+    written: str  # the cell as the file wrote it, for the clerk
+    location: str = ""  # where it is ("row 8, column votes")
+
+    def describe(self) -> str:
+        upper = "no upper limit" if self.high is None else f"{self.high:,}"
+        return f"{self.written!r} ({self.low:,} to {upper})"
 
 
 @dataclass(frozen=True)
@@ -30,6 +51,13 @@ class Contest:
     kind: ContestKind = ContestKind.CANDIDATE
     # Extra facts from the source per choice (e.g. party); never used to decide.
     choice_details: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # (unit, choice) -> the range of a cell the file does not give exactly; votes_by_unit holds its low.
+    uncertain: Mapping[tuple[str, str], Bound] = field(default_factory=dict)
+    # How this contest was read where the file left a choice open ("one seat: the file does not say").
+    readings: tuple[str, ...] = ()
+    # When the file may be a party primary but does not say: the contests this one is if it is (one per
+    # party). Empty when the file's kind is known or it shows no sign of a primary.
+    if_primary: tuple["Contest", ...] = ()
 
     def __post_init__(self) -> None:
         if self.seats < 1:
@@ -65,6 +93,11 @@ class Contest:
         return MappingProxyType(sums)
 
     @property
+    def buckets(self) -> tuple[str, ...]:
+        """Aggregate write-in lines ("Write-ins"): votes for people not named, so never a winner."""
+        return tuple(c for c in self.choices if is_write_in_bucket(c))
+
+    @property
     def units(self) -> tuple[str, ...]:
         return tuple(self.votes_by_unit)
 
@@ -78,12 +111,38 @@ class Contest:
 
 
 @dataclass(frozen=True)
+class SetAside:
+    """Rows of one kind that were not counted (totals, turnout, over/under votes, subtotals)."""
+
+    kind: str
+    count: int
+    rows: tuple[str, ...] = ()  # where the first few are ("row 12"), for the clerk to look
+
+
+@dataclass(frozen=True)
+class Undecided:
+    """A contest the file does not let us decide, and why. contest is None for rows naming no contest."""
+
+    contest: str | None
+    reason: str
+    rows: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Returns:
-    """A parsed survey of returns: its contests, the format it came in and notes on what was normalised."""
+    """A parsed survey of returns: its contests, the format it came in and notes on what was normalised.
+
+    set_aside  rows that were not votes for a choice, by kind
+    undecided  contests that could not be read (each with why and where); they are not in `contests`
+    readings   how the file as a whole was read where it did not say (e.g. a party primary)
+    """
 
     contests: tuple[Contest, ...]
     source_format: str
     notes: tuple[str, ...] = ()
+    set_aside: tuple[SetAside, ...] = ()
+    undecided: tuple[Undecided, ...] = ()
+    readings: tuple[str, ...] = ()
 
     def contest(self, name: str) -> Contest:
         for contest in self.contests:

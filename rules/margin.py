@@ -16,6 +16,13 @@ compare when several seats are filled is therefore a reading, chosen explicitly 
 - TOP_TWO: the literal words, the two highest totals, whatever the number of seats.
 
 Single-seat contests are the same under both readings. Every verdict names the reading it used.
+
+Write-in buckets: a line such as "Write-ins" holds votes for people the file does not name. It is
+not a candidate (it cannot be elected, so it is never "the highest" or "the next highest"), but one
+write-in candidate could hold all of its votes. When the bucket alone is within 1/2 of 1% of the
+candidate it could displace (the highest; the last winner under last-winner-first-loser), or above,
+the verdict says so: the write-ins must be tallied by name before the survey of returns can show
+who is next (WRITE_IN_READING).
 """
 from __future__ import annotations
 
@@ -41,6 +48,8 @@ class MultiSeatRule(str, enum.Enum):
 
 DEFAULT_MULTI_SEAT_RULE = MultiSeatRule.LAST_WINNER_FIRST_LOSER
 SINGLE_SEAT_READING = "single seat: the highest against the next highest, as 1306(1) reads"
+WRITE_IN_READING = ("write-in line: an aggregate of votes for people not named, so never the highest or next "
+                    "highest; flagged when it alone is within the margin")
 
 
 class MarginOutcome(str, enum.Enum):
@@ -69,6 +78,8 @@ class MarginDecision(Decision):
     winners: tuple[Standing, ...] = ()
     tie_for_last_seat: bool = False
     tie_note: str | None = None
+    write_in_note: str | None = None
+    readings: tuple[str, ...] = ()  # every reading applied, the multi-seat one (`rule`) first
 
     @property
     def closeness(self) -> tuple[int, int]:
@@ -102,13 +113,18 @@ def check_automatic_recount(
 ) -> MarginDecision:
     """Decide subsection (1) for one contest from its survey of returns."""
     citation = AUTOMATIC_RECOUNT_MARGIN.citation
-    ranked = contest.ranked()
+    buckets = set(contest.buckets)
+    ranked = [(c, v) for c, v in contest.ranked() if c not in buckets]
     seats = contest.seats
     rule_text = SINGLE_SEAT_READING if seats == 1 else multi_seat_rule.description
     winners = tuple(Standing(c, v) for c, v in ranked[:seats])
+    readings = (rule_text, *contest.readings) + ((WRITE_IN_READING,) if buckets else ())
 
     if len(ranked) <= seats:
         what = "only one choice" if len(ranked) == 1 else f"{len(ranked)} choices for {seats} seats"
+        if buckets:
+            what += " besides the write-in line"
+        last = winners[-1] if winners and len(ranked) == seats else None
         return MarginDecision(
             outcome=MarginOutcome.UNCONTESTED.value, citation=citation,
             reason=f"{contest.name}: uncontested ({what}); there is no next highest, so no recount under (1).",
@@ -116,6 +132,7 @@ def check_automatic_recount(
             reading=rule_text, contest=contest.name, kind=contest.kind, seats=seats,
             automatic_recount=False, highest=winners[0] if winners else None, next_highest=None,
             margin=None, max_margin_for_recount=None, rule=rule_text, winners=winners,
+            write_in_note=_write_in_note(contest, buckets, last), readings=readings,
         )
 
     if seats == 1 or multi_seat_rule is MultiSeatRule.TOP_TWO:
@@ -163,7 +180,28 @@ def check_automatic_recount(
         automatic_recount=automatic, highest=highest, next_highest=next_highest, margin=margin,
         max_margin_for_recount=threshold, rule=rule_text, winners=winners,
         tie_for_last_seat=tie_for_last_seat, tie_note=tie_note,
+        write_in_note=_write_in_note(contest, buckets, highest if seats == 1 or multi_seat_rule is MultiSeatRule.TOP_TWO
+                                     else Standing(*ranked[seats - 1])),
+        readings=readings,
     )
+
+
+def _write_in_note(contest: Contest, buckets: set[str], against: Standing | None) -> str | None:
+    """Say when a write-in line alone could hold a candidate within the margin of `against`, or above."""
+    if not buckets or against is None:
+        return None
+    for bucket in contest.choices:
+        if bucket not in buckets:
+            continue
+        votes = contest.totals[bucket]
+        if votes == 0:
+            continue
+        if votes >= against.votes or is_within_recount_margin(against.votes, votes):
+            where = "more than" if votes > against.votes else "within 1/2 of 1% of"
+            return (f"the write-in line {bucket!r} ({votes:,} votes) is {where} {against.choice} ({against.votes:,}); "
+                    "if one write-in candidate received them, a recount would be automatic or the result would "
+                    "change: tally the write-ins by name before relying on this verdict")
+    return None
 
 
 def check_all(contests, multi_seat_rule: MultiSeatRule = DEFAULT_MULTI_SEAT_RULE) -> list[MarginDecision]:

@@ -1,14 +1,23 @@
-"""`recount-bot check FILE`: which contests need an automatic recount under 1306(1), and why."""
+"""`recount-bot check FILE`: which contests need an automatic recount under 1306(1), and why.
+
+Exit status: 0 when every contest was decided; 3 when some contest (or a row naming none) could not
+be decided, each listed with why; 2 when the file could not be read at all. With --format json the
+answer goes to stdout in all three cases (`contests`, `undecided`, `set_aside`, and for 2 `problems`).
+"""
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 
-from bot.commands.common import add_returns_arguments, load_returns
+from bot.commands.check_report import as_json, as_text, problems_json
+from bot.commands.common import add_returns_arguments, read_returns_file
 from bot.commands.errors import UsageError
-from bot.text_table import render_table
-from rules.margin import DEFAULT_MULTI_SEAT_RULE, MarginDecision, MultiSeatRule, check_all
-from rules.serialize import to_jsonable
+from rules.margin import DEFAULT_MULTI_SEAT_RULE, MultiSeatRule
+from rules.returns import ReturnsError
+from rules.verdicts import decide_returns
+
+EXIT_SOME_UNDECIDED = 3
 
 
 def register(subparsers) -> None:
@@ -23,88 +32,48 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    returns = load_returns(args)
-    contests = list(returns.contests)
+    try:
+        returns = read_returns_file(args)
+    except ReturnsError as exc:
+        if args.output_format == "json":
+            print(json.dumps(problems_json(exc.problems), indent=2))
+        raise UsageError(_refusal(args, exc)) from None
+    rule = MultiSeatRule(args.multi_seat_rule)
     if args.contest:
-        try:
-            contests = [returns.contest(name) for name in args.contest]
-        except KeyError as exc:
-            names = ", ".join(c.name for c in returns.contests[:10])
-            raise UsageError(f"--contest {exc.args[0]!r}: no such contest in {args.file} (contests: {names}"
-                             f"{', ...' if len(returns.contests) > 10 else ''})") from None
-    decisions = check_all(contests, MultiSeatRule(args.multi_seat_rule))
-    if args.output_format == "json":
-        print(json.dumps(as_json(decisions, returns.source_format, returns.notes, args.multi_seat_rule), indent=2))
+        contests, undecided = _chosen(args, returns)
+        verdicts = decide_returns(returns, rule, contests=contests)
+        verdicts = type(verdicts)(verdicts.decisions, verdicts.undecided + tuple(undecided))
     else:
-        print(as_text(decisions, returns.source_format, returns.notes, args.multi_seat_rule))
+        verdicts = decide_returns(returns, rule)
+    if args.output_format == "json":
+        print(json.dumps(as_json(verdicts, returns, args.multi_seat_rule), indent=2))
+    else:
+        print(as_text(verdicts, returns, args.multi_seat_rule))
+    if verdicts.undecided:
+        print(f"recount-bot check: {len(verdicts.undecided)} contest{'s' if len(verdicts.undecided) != 1 else ''} "
+              "could not be decided; see \"Undecided\"", file=sys.stderr)
+        return EXIT_SOME_UNDECIDED
     return 0
 
 
-def decision_json(d: MarginDecision) -> dict:
-    return {
-        "contest": d.contest,
-        "automatic_recount": d.automatic_recount,
-        "highest": to_jsonable(d.highest),
-        "next_highest": to_jsonable(d.next_highest),
-        "margin": d.margin,
-        "max_margin_for_recount": d.max_margin_for_recount,
-        "rule": d.rule,
-        "citation": d.citation,
-        "reason": d.reason,
-        "outcome": d.outcome,
-        "kind": d.kind.value,
-        "seats": d.seats,
-        "winners": to_jsonable(d.winners),
-        "tie_for_last_seat": d.tie_for_last_seat,
-        "tie_note": d.tie_note,
-    }
+def _refusal(args: argparse.Namespace, exc: ReturnsError) -> str:
+    count = len(exc.problems)
+    lines = [f"{args.file}: {count} problem{'s' if count != 1 else ''} in the returns; nothing was checked"]
+    lines += [f"  {p.location}: {p.message}" if p.location else f"  {p.message}" for p in exc.problems]
+    return "\n".join(lines)
 
 
-def as_json(decisions: list[MarginDecision], source_format: str, notes, multi_seat_rule: str) -> dict:
-    return {
-        "contests": [decision_json(d) for d in decisions],
-        "source_format": source_format,
-        "multi_seat_rule": multi_seat_rule,
-        "notes": list(notes),
-    }
-
-
-def _verdict(d: MarginDecision) -> str:
-    if d.automatic_recount:
-        return "RECOUNT"
-    return "uncontested" if d.outcome == "uncontested" else "no recount"
-
-
-def as_text(decisions: list[MarginDecision], source_format: str, notes, multi_seat_rule: str) -> str:
-    rows = []
-    for d in decisions:
-        rows.append([
-            _verdict(d), d.contest,
-            f"{d.highest.choice} {d.highest.votes:,}" if d.highest else "-",
-            f"{d.next_highest.choice} {d.next_highest.votes:,}" if d.next_highest else "-",
-            f"{d.margin:,}" if d.margin is not None else "-",
-            f"{d.max_margin_for_recount:,}" if d.max_margin_for_recount is not None else "-",
-            str(d.seats),
-        ])
-    recounts = sum(d.automatic_recount for d in decisions)
-    out = [
-        f"{len(decisions)} contest{'s' if len(decisions) != 1 else ''} checked ({source_format} format), "
-        f"closest first; {recounts} need{'s' if recounts == 1 else ''} an automatic recount "
-        f"under C.R.S. 1-13.5-1306(1).",
-        "",
-        render_table(["Verdict", "Contest", "Highest", "Next highest", "Margin", "Triggers at <=", "Seats"],
-                     rows, right=(4, 5, 6)),
-        "",
-        "Test: (highest - next highest) x 200 <= highest, i.e. a margin of at most 1/2 of 1% of the highest.",
-    ]
-    if any(d.seats > 1 for d in decisions):
-        out.append(f"Multi-seat contests use the reading '{multi_seat_rule}': "
-                   f"{MultiSeatRule(multi_seat_rule).description}.")
-    out.append("")
-    for d in decisions:
-        out.append(f"- {d.reason} [{d.citation}]")
-        if d.tie_note:
-            out.append(f"  TIE: {d.tie_note}.")
-    for note in notes:
-        out.append(f"Note: {note}")
-    return "\n".join(out)
+def _chosen(args: argparse.Namespace, returns):
+    contests, undecided = [], []
+    by_undecided = {u.contest.casefold().strip(): u for u in returns.undecided if u.contest}
+    for name in args.contest:
+        try:
+            contests.append(returns.contest(name))
+        except KeyError:
+            found = by_undecided.get(name.casefold().strip())
+            if found is None:
+                names = ", ".join(c.name for c in returns.contests[:10])
+                raise UsageError(f"--contest {name!r}: no such contest in {args.file} (contests: {names}"
+                                 f"{', ...' if len(returns.contests) > 10 else ''})") from None
+            undecided.append(found)
+    return contests, undecided

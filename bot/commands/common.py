@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from bot.commands.errors import CommandFailed, UsageError
 from rules.contest import Returns
-from rules.returns import FORMATS, ReturnsError, parse_returns
+from rules.returns import FORMATS, ElectionKind, ReturnsError, parse_returns, read_returns
 
 if TYPE_CHECKING:  # the database layer (SQLAlchemy, Alembic) is imported by the commands that use it
     from storage.db import Database
@@ -21,11 +21,16 @@ log = logging.getLogger("recount_bot.cli")
 
 
 def add_returns_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("file", type=Path, help="survey of returns: project CSV template, OpenElections CSV or NIST 1500-100 JSON")
+    """The options `check` and `import` share, so a file reads the same way in both."""
+    parser.add_argument("file", type=Path, help="a results file: " + ", ".join(FORMATS) + " (detected from the content)")
     parser.add_argument("--input-format", choices=FORMATS, default=None,
                         help="override the format detected from the content")
     parser.add_argument("--seats", action="append", default=[], metavar="CONTEST=N",
                         help="seats to fill in a contest, for formats that do not say (repeatable)")
+    parser.add_argument("--election-kind", choices=[k.value for k in ElectionKind], default=None,
+                        help="a party primary (one contest per party) or a general election; default: what the "
+                             "file's name or content says, and where neither does, contests whose verdict "
+                             "depends on it are left undecided")
 
 
 def parse_seats(values: list[str]) -> dict[str, int]:
@@ -38,19 +43,34 @@ def parse_seats(values: list[str]) -> dict[str, int]:
     return seats
 
 
-def load_returns(args: argparse.Namespace, *, done: str = "checked") -> Returns:
-    """The returns in `args.file`; UsageError listing every problem ("nothing was <done>") otherwise."""
-    path: Path = args.file
+def _file_bytes(path: Path) -> bytes:
     try:
-        data = path.read_bytes()
+        return path.read_bytes()
     except FileNotFoundError:
         raise UsageError(f"{path}: no such file") from None
     except IsADirectoryError:
         raise UsageError(f"{path}: is a directory, not a returns file") from None
     except OSError as exc:
         raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def _reading_options(args: argparse.Namespace) -> dict:
+    return {"format": args.input_format, "seats": parse_seats(args.seats) or None,
+            "election_kind": getattr(args, "election_kind", None), "file_name": args.file.name}
+
+
+def read_returns_file(args: argparse.Namespace) -> Returns:
+    """What `args.file` lets us decide (rules.returns.read_returns); ReturnsError if it cannot be read at all."""
+    data = _file_bytes(args.file)
+    return read_returns(data, **_reading_options(args))
+
+
+def load_returns(args: argparse.Namespace, *, done: str = "checked") -> Returns:
+    """The complete returns in `args.file`; UsageError listing every problem ("nothing was <done>") otherwise."""
+    path: Path = args.file
+    data = _file_bytes(path)
     try:
-        return parse_returns(data, format=args.input_format, seats=parse_seats(args.seats) or None)
+        return parse_returns(data, **_reading_options(args))
     except ReturnsError as exc:
         count = len(exc.problems)
         lines = [f"{path}: {count} problem{'s' if count != 1 else ''} in the returns; nothing was {done}"]

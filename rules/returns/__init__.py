@@ -1,74 +1,115 @@
-"""Reading a survey of returns: the project's CSV template, OpenElections CSV or NIST SP 1500-100 JSON.
+"""Reading a survey of returns, in any format an office has (see FORMATS).
 
-    parse_returns(data, format=None, seats=None) -> Returns
+    read_returns(data, format=None, seats=None, election_kind=None, file_name=None) -> Returns
+    parse_returns(...same...) -> Returns
 
-Pure: bytes or str in, `rules.contest.Returns` out; no files, no database, no Slack. Bad input
-raises `ReturnsError` listing every problem found (row and column, or JSON path), never anything
-else, so a clerk can fix a file in one pass. `Returns.notes` tells the clerk what was normalised.
+Pure: bytes or str in, `rules.contest.Returns` out; no files, no database, no Slack.
+
+`read_returns` is for checking: it decides what can be decided. Rows that are not votes for a choice
+are set aside (`Returns.set_aside`); a contest with a row it cannot read is listed in
+`Returns.undecided` with why and where, and every other contest is returned; cells given only as a
+range stay ranges (`Contest.uncertain`). It raises `ReturnsError` only when the file as a whole
+cannot be read.
+
+`parse_returns` is for recording a survey of returns, which must be complete: it raises
+`ReturnsError` listing every problem (row and column, or JSON path) when any contest is undecided,
+has a cell that is not an exact count, or is a party primary or not depending on a reading the
+caller has not chosen. Either way `Returns.notes` tells the clerk what was normalised.
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
 
 from rules.contest import Returns
-from rules.returns import nist_json, openelections_csv, template_csv
+from rules.returns import nist_json
 from rules.returns.build import finish
-from rules.returns.csv_table import first_record
+from rules.returns.options import ElectionKind, ReadOptions
 from rules.returns.problems import Problem, Report, ReturnsError
+from rules.returns.registry import READERS, Head, available, module
 from rules.returns.source import Source, open_source
+from rules.returns.xlsx import is_workbook, workbook_to_csv
 
-__all__ = ["FORMATS", "Problem", "ReturnsError", "parse_returns"]
+__all__ = ["FORMATS", "ElectionKind", "Problem", "ReturnsError", "parse_returns", "read_returns"]
 
-FORMATS = ("template", "openelections", "nist")
-
-_NEEDS = (
-    "a CSV whose header has contest, choice and votes (template); "
-    "a CSV whose header has county, office, candidate and votes (openelections); "
-    f'or NIST SP 1500-100 v2 JSON whose top level has "@type": "{nist_json.REPORT_TYPE}" (nist)'
-)
-_OPENELECTIONS_HEADER = frozenset({"county", "office", "candidate", "votes"})
-_TEMPLATE_HEADER = frozenset({"contest", "choice", "votes"})
-# Columns only that format has: with these, a header missing another required column is still that format.
-_OPENELECTIONS_IDENTIFIERS = frozenset({"county", "office", "candidate"})
-_TEMPLATE_IDENTIFIERS = frozenset({"contest", "choice"})
+FORMATS = tuple(READERS)
+_JSON_FORMAT, _XML_FORMAT = "nist", "clarity-detail"
 
 
 def parse_returns(
     data: bytes | str, *, format: str | None = None, seats: Mapping[str, int] | None = None,
+    election_kind: ElectionKind | str | None = None, file_name: str | None = None,
 ) -> Returns:
-    """Parse a survey of returns. `format` is one of FORMATS, or None to detect it from the content.
+    """A complete survey of returns, or ReturnsError listing every problem (see the module docstring)."""
+    returns, report = _read(data, format, seats, election_kind, file_name)
+    problems = report.all_problems()
+    for contest in returns.contests:
+        for (unit, choice), bound in contest.uncertain.items():
+            where = bound.location or f"contest {contest.name!r}, unit {unit!r}, choice {choice!r}"
+            if not bound.written.strip():
+                problems.append(Problem(where, "is empty; expected a whole number of votes"))
+            else:
+                problems.append(Problem(where, f"is {bound.written.strip()!r}, not an exact number of votes; a "
+                                               "survey of returns needs every count"))
+        if contest.if_primary:
+            problems.append(Problem(f"contest {contest.name!r}", "the file does not say whether it is a party "
+                                    "primary (one contest per party) or a general election; say which "
+                                    "(--election-kind primary or general)"))
+    if problems:
+        raise ReturnsError(problems)
+    return returns
 
-    `seats` sets the number of seats per contest name where the file does not say (OpenElections
-    never does); an entry naming no contest, or contradicting the file, is a problem.
-    """
+
+def read_returns(
+    data: bytes | str, *, format: str | None = None, seats: Mapping[str, int] | None = None,
+    election_kind: ElectionKind | str | None = None, file_name: str | None = None,
+) -> Returns:
+    """What the file lets us decide (see the module docstring). `format` is one of FORMATS, or None to
+    detect it from the content. `seats` sets the seats of contests where the file does not say; an
+    entry naming no contest, or contradicting the file, is a problem. `election_kind` says whether
+    the file is a party primary; `file_name` may say it too (the OpenElections naming convention)."""
+    return _read(data, format, seats, election_kind, file_name)[0]
+
+
+def _read(data, format, seats, election_kind, file_name) -> tuple[Returns, Report]:
     report = Report()
+    if format is not None and format not in FORMATS:
+        raise ReturnsError([Problem("format", f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")])
+    if seats is not None and not isinstance(seats, Mapping):
+        raise ReturnsError([Problem("seats", "must map contest names to numbers of seats")])
+    try:
+        kind = ElectionKind(election_kind) if election_kind is not None else None
+    except ValueError:
+        raise ReturnsError([Problem("election_kind", f"must be primary or general (got {election_kind!r})")]) from None
+    options = ReadOptions(seats=seats, election_kind=kind, file_name=file_name)
+    if isinstance(data, (bytes, bytearray, memoryview)) and is_workbook(bytes(data[:8])):
+        data = workbook_to_csv(bytes(data), report)
+        report.raise_if_problems()
     source = open_source(data, report)
     if source.is_blank():
         raise ReturnsError([Problem("file", "is empty")])
-    if seats is not None and not isinstance(seats, Mapping):
-        raise ReturnsError([Problem("seats", "must map contest names to numbers of seats")])
     document: Any = None
     if format is None:
         format, document = _detect(source)
-    elif format not in FORMATS:
-        raise ReturnsError([Problem("format", f"unknown format {format!r}; expected one of {', '.join(FORMATS)}")])
     try:
-        if format == "nist":
+        if format == _JSON_FORMAT:
             if document is None:
                 document = nist_json.load(source.text(), report)
             drafts = nist_json.parse_document(document, report) if not report.problems else []
-        elif format == "openelections":
-            drafts = openelections_csv.parse(source, report)
         else:
-            drafts = template_csv.parse(source, report)
-        return finish(drafts, seats, report, format,
-                      text_has_replacement_character=source.may_hold_replacement_character)
+            drafts = module(format).parse(source, report)
+        returns = finish(drafts, seats, report, format, options=options,
+                         text_has_replacement_character=source.may_hold_replacement_character)
+        return returns, report
     except ReturnsError:
         raise
     except Exception as exc:  # a bug of ours must still reach the clerk as a ReturnsError, cause attached
         raise ReturnsError(
             report.problems + [Problem("file", f"could not be read: internal error ({type(exc).__name__}: {exc})")]
         ) from exc
+
+
+def _formats_described() -> str:
+    return "; ".join(f"{module(name).DESCRIPTION} ({name})" for name in available())
 
 
 def _detect(source: Source) -> tuple[str, Any]:
@@ -78,24 +119,24 @@ def _detect(source: Source) -> tuple[str, Any]:
     required columns is missing, so the clerk is told which column to add ("row 1: missing column
     'votes'") rather than that the format is unknown.
     """
-    if source.first_char() in ("{", "["):
+    head = Head(source)
+    if head.first_char in ("{", "["):
         scratch = Report()
         document = nist_json.load(source.text(), scratch)
         if isinstance(document, dict) and document.get("@type") == nist_json.REPORT_TYPE:
-            return "nist", document
+            return _JSON_FORMAT, document
         found = (f"this looks like JSON, but it {scratch.problems[0].message}" if scratch.problems
                  else "this is JSON without that @type")
-        raise ReturnsError([Problem("file", f"unknown format: expected {_NEEDS}; {found}")])
-    header = first_record(source) or []
-    names = {cell.strip().casefold() for cell in header}
-    if _OPENELECTIONS_HEADER <= names:
-        return "openelections", None
-    if _TEMPLATE_HEADER <= names:
-        return "template", None
-    if _OPENELECTIONS_IDENTIFIERS <= names:
-        return "openelections", None
-    if _TEMPLATE_IDENTIFIERS <= names:
-        return "template", None
-    shown = ", ".join(cell.strip() for cell in header[:8]) + (", ..." if len(header) > 8 else "")
+        raise ReturnsError([Problem("file", f"unknown format: expected {_formats_described()}; {found}")])
+    for name in available():
+        if name == _JSON_FORMAT:
+            continue
+        if module(name).detect(head):
+            return name, None
+    if head.first_char == "<":
+        raise ReturnsError([Problem("file", f"unknown format: this is XML, but not Clarity's detail.xml "
+                                            f"(<ElectionResult>); expected {_formats_described()}")])
+    header = head.records[0] if head.records else []
+    shown = ", ".join(header[:8]) + (", ..." if len(header) > 8 else "")
     shown = shown if len(shown) <= 120 else shown[:117] + "..."
-    raise ReturnsError([Problem("file", f"unknown format: expected {_NEEDS}; the first row has: {shown}")])
+    raise ReturnsError([Problem("file", f"unknown format: expected {_formats_described()}; the first row has: {shown}")])

@@ -1,17 +1,30 @@
 """From what a parser gathered to `Returns`: the steps every format shares.
 
-Each parser fills `Draft`s (plain mutable dicts, cheap to update per row); `finish` applies the
-caller's seat numbers, builds the immutable `Contest`s and raises every problem found at once.
+Each parser fills `Draft`s (plain mutable dicts, cheap to update per row) and reports, row by row,
+what it set aside and what it could not read. `finish` then, for every format alike:
+1. sets aside units whose votes are the sum of the others (`subtotals`);
+2. reads a contest whose choices are Yes and No (For/Against, Yes/For and No/Against) as a question,
+   unless the format said what it is;
+3. applies the caller's seat numbers, and says where one seat was assumed;
+4. settles the kind of election and splits party primaries (`primaries`);
+5. leaves undecided every contest with a row it could not read (each with why and where), and keeps
+   every other contest;
+6. raises `ReturnsError` only when the file as a whole cannot be read.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
-from rules.contest import Contest, ContestKind, Returns
-from rules.returns.problems import Report
+from rules.contest import Bound, Contest, ContestKind, Returns, SetAside, Undecided
+from rules.returns.options import ReadOptions
+from rules.returns.primaries import settle_election_kind
+from rules.returns.problems import ROWS_PER_UNDECIDED, Problem, Report
+from rules.returns.subtotals import set_aside_sum_subtotals
+from rules.row_kinds import is_question, is_write_in_bucket
 
 REPLACEMENT_CHARACTER = "\ufffd"
+ONE_SEAT_ASSUMED = 'one seat: the file does not say how many (--seats "{name}=N" to say)'
 
 
 @dataclass(eq=False)
@@ -21,6 +34,10 @@ class Draft:
     seats is None when the file does not say (the caller's `seats=` or 1 then applies);
     seats_location says where the file said it, for messages about a disagreement.
     choices is an ordered set (a dict with None values) so source order is kept.
+    kind_stated: the format said whether this is a question (so its choices do not decide it).
+    unit_parent: unit -> the group it belongs to (a precinct's county), for subtotal detection.
+    uncertain: (unit, choice) -> Bound for a cell the file does not give exactly; its low is in votes_by_unit.
+    primary_party: the party whose primary this contest is, when the file or a split says so.
     """
 
     name: str
@@ -30,6 +47,18 @@ class Draft:
     choices: dict[str, None] = field(default_factory=dict)
     votes_by_unit: dict[str, dict[str, int]] = field(default_factory=dict)
     details: dict[str, dict[str, str]] = field(default_factory=dict)
+    kind_stated: bool = False
+    unit_parent: dict[str, str] = field(default_factory=dict)
+    uncertain: dict[tuple[str, str], Bound] = field(default_factory=dict)
+    primary_party: str = ""
+    readings: list[str] = field(default_factory=list)
+    if_primary: list["Draft"] = field(default_factory=list)
+
+    def add_uncertain(self, unit: str, choice: str, bound: Bound) -> None:
+        """Record a cell given only as a range; its lowest value counts until the range is resolved."""
+        self.choices.setdefault(choice, None)
+        self.votes_by_unit.setdefault(unit, {})[choice] = bound.low
+        self.uncertain[(unit, choice)] = bound
 
 
 def seats_location(name: str) -> str:
@@ -38,34 +67,82 @@ def seats_location(name: str) -> str:
 
 def finish(
     drafts: Iterable[Draft], seats: Mapping[str, int] | None, report: Report, source_format: str, *,
-    text_has_replacement_character: bool = True,
+    text_has_replacement_character: bool = True, options: ReadOptions | None = None,
 ) -> Returns:
-    """Build the Returns, or raise ReturnsError listing every problem (the parser's and ours)."""
-    drafts = list(drafts)
+    """Build the Returns; raise ReturnsError only for problems of the whole file (see the module docstring)."""
+    options = options or ReadOptions(seats=seats)
+    drafts = [d for d in drafts if d.choices or d.name in report.contest_problems]
+    for draft in drafts:
+        if draft.votes_by_unit:
+            set_aside_sum_subtotals(draft, report)
+        if not draft.kind_stated and draft.kind is ContestKind.CANDIDATE:
+            _infer_question(draft, report)
     if seats:
         _apply_seats(drafts, seats, report)
-    if not drafts and not report.problems:
+    if not drafts and not report.problems and not report.has_row_problems():
         report.problem("file", "contains no contests")
-    contests = []
-    for draft in drafts:
-        try:
-            contests.append(Contest(
-                name=draft.name, choices=tuple(draft.choices), votes_by_unit=draft.votes_by_unit,
-                seats=draft.seats if draft.seats is not None else 1, kind=draft.kind,
-                choice_details=draft.details,
-            ))
-        except ValueError as exc:  # the parsers should prevent these; never leak them as non-ReturnsError
-            report.problem(f"contest {draft.name!r}", str(exc))
     report.raise_if_problems()
+    assumed = 0
+    for draft in drafts:
+        if draft.kind is ContestKind.CANDIDATE and draft.seats is None and len(draft.choices) > 1:
+            draft.readings.append(ONE_SEAT_ASSUMED.format(name=draft.name))
+            assumed += 1
+    readable = [d for d in drafts if d.name not in report.contest_problems]
+    readable, readings = settle_election_kind(readable, options, report)
+    if assumed:
+        readings.append(f"{assumed} contest{'s' if assumed != 1 else ''}: the file does not say how many seats; "
+                        'read as one seat each (--seats "CONTEST=N" to say)')
+    contests = [_contest(d) for d in readable]
     if text_has_replacement_character:  # the caller knows cheaply whether the scan can find anything
         _note_replacement_characters(contests, report)
-    return Returns(contests=tuple(contests), source_format=source_format, notes=report.notes)
+    return Returns(contests=tuple(contests), source_format=source_format, notes=report.notes,
+                   set_aside=_set_aside(report), undecided=_undecided(report), readings=tuple(readings))
+
+
+def _contest(draft: Draft) -> Contest:
+    return Contest(
+        name=draft.name, choices=tuple(draft.choices), votes_by_unit=draft.votes_by_unit,
+        seats=draft.seats if draft.seats is not None else 1, kind=draft.kind, choice_details=draft.details,
+        uncertain=draft.uncertain, readings=tuple(draft.readings),
+        if_primary=tuple(_contest(part) for part in draft.if_primary),
+    )
+
+
+def _infer_question(draft: Draft, report: Report) -> None:
+    answers = [c for c in draft.choices if not is_write_in_bucket(c)]
+    if is_question(answers) and len(answers) == len(draft.choices):
+        draft.kind = ContestKind.QUESTION
+        report.note(f"{draft.name!r} read as a question: its choices are {' and '.join(draft.choices)} "
+                    "and no kind is given", kind="kinds inferred")
+
+
+def _set_aside(report: Report) -> tuple[SetAside, ...]:
+    return tuple(SetAside(kind=kind, count=count, rows=tuple(report.set_aside_rows.get(kind, ())))
+                 for kind, count in report.set_aside_counts.items())
+
+
+def _undecided(report: Report) -> tuple[Undecided, ...]:
+    out = [_one_undecided(contest, problems) for contest, problems in report.contest_problems.items()]
+    if report.unplaced:
+        out.append(_one_undecided(None, report.unplaced))
+    return tuple(out)
+
+
+def _one_undecided(contest: str | None, problems: list[Problem]) -> Undecided:
+    first = problems[0]
+    more = len(problems) - 1
+    what = "a row names no contest" if contest is None else "a row of this contest cannot be read"
+    reason = f"{what}: {first}" + (f" (and {more} more)" if more else "")
+    rows = tuple(str(p) for p in problems[:ROWS_PER_UNDECIDED])
+    if len(problems) > ROWS_PER_UNDECIDED:
+        rows += (f"... and {len(problems) - ROWS_PER_UNDECIDED} more",)
+    return Undecided(contest=contest, reason=reason, rows=rows)
 
 
 def _apply_seats(drafts: list[Draft], seats: Mapping[str, int], report: Report) -> None:
     # A contest whose rows were all refused is missing from `drafts`; saying that `seats` names no
     # contest would then only echo those problems.
-    rows_were_refused = bool(report.problems)
+    rows_were_refused = bool(report.problems) or report.has_row_problems()
     by_name = {d.name: d for d in drafts}
     by_folded: dict[str, list[Draft]] = {}
     for d in drafts:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
+from typing import Iterator, Mapping, Sequence
 
 from rules.returns.problems import Report
 from rules.returns.source import Source
@@ -27,6 +27,9 @@ class Table:
     columns: dict[str, int]  # canonical (casefolded) name -> index, for the columns the format knows
     ignored: list[str] = field(default_factory=list)  # names of columns the format ignores
     data_rows: int = 0  # non-blank rows seen so far, to tell "header only" from a real file
+    # Rows yielded although something is wrong with their shape (row -> what): the reader, which knows
+    # the row's contest, reports it there, so only that contest is left undecided.
+    trouble: dict[int, str] = field(default_factory=dict)
     _reader: Iterator[list[str]] | None = None
     _report: Report | None = None
 
@@ -49,11 +52,11 @@ class Table:
                 if len(cells) != width:
                     if not cells:
                         continue
-                    cells = self._fit(cells, width, row, report)
+                    cells = self._fit(cells, width, row)
                 if unnamed:
                     for i in unnamed:
                         if cells[i].strip():
-                            report.problem(f"row {row}, column {i + 1}", "has a value but its column has no name in the header")
+                            self.trouble[row] = f"column {i + 1} has a value but no name in the header"
                 first = cells[0]
                 if (not first or first.isspace()) and not any(c.strip() for c in cells):
                     continue
@@ -64,21 +67,25 @@ class Table:
         finally:
             self.data_rows += count
 
-    @staticmethod
-    def _fit(cells: list[str], width: int, row: int, report: Report) -> list[str]:
-        """Pad a short row with blanks; cut a long one, refusing values past the header's last column."""
+    def _fit(self, cells: list[str], width: int, row: int) -> list[str]:
+        """Pad a short row with blanks; cut a long one, marking values past the header's last column."""
         n = len(cells)
         if n < width:
             return cells + [""] * (width - n)
         if any(c.strip() for c in cells[width:]):
-            report.problem(f"row {row}", f"has {n} cells but the header has {width} columns")
+            self.trouble[row] = f"has {n} cells but the header has {width} columns"
         return cells[:width]
 
 
 def open_table(
     source: Source, report: Report, *, required: Sequence[str], optional: Sequence[str], ignore_unknown: bool,
+    aliases: Mapping[str, str] | None = None,
 ) -> Table | None:
-    """Read the header and map its columns. Returns None (with problems reported) if it is unusable."""
+    """Read the header and map its columns. Returns None (with problems reported) if it is unusable.
+
+    `aliases` maps another name a column goes by (casefolded) to its canonical name; it is used only
+    when the canonical name itself is not in the header (OpenElections "total_votes" for "votes").
+    """
     reader = csv.reader(source.lines())
     row = 0
     try:
@@ -94,6 +101,8 @@ def open_table(
         return None
     header = [c.strip() for c in cells]
     known = {*required, *optional}
+    present = {c.casefold() for c in header}
+    alias_of = {alias: name for alias, name in (aliases or {}).items() if name not in present}
     columns: dict[str, int] = {}
     ignored: list[str] = []
     ok = True
@@ -107,7 +116,9 @@ def open_table(
             ok = False
             continue
         seen[key] = i
-        if key in known:
+        if key in alias_of and alias_of[key] not in columns:
+            columns[alias_of[key]] = i
+        elif key in known:
             columns[key] = i
         elif ignore_unknown:
             ignored.append(name)

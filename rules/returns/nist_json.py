@@ -27,6 +27,7 @@ from rules.returns.nist_schema import schema_problems
 from rules.returns.problems import Report
 
 REPORT_TYPE = "ElectionResults.ElectionReport"
+DESCRIPTION = f'NIST SP 1500-100 v2 JSON whose top level has "@type": "{REPORT_TYPE}"'
 QUESTION_TYPES = {"ElectionResults.BallotMeasureContest", "ElectionResults.RetentionContest"}
 MAX_COUNT = 10**15  # beyond any electorate; also keeps int() away from absurd exponents like 1E+999999
 
@@ -40,6 +41,15 @@ def load(text: str, report: Report) -> Any:
     except (ValueError, RecursionError) as exc:  # e.g. an integer over Python's digit limit, deep nesting
         report.problem("file", f"is not usable JSON: {str(exc) or type(exc).__name__}")
     return None
+
+
+def detect(head) -> bool:
+    return head.first_char == "{" and REPORT_TYPE in head.text
+
+
+def parse(source, report: Report) -> list[Draft]:
+    document = load(source.text(), report)
+    return parse_document(document, report) if not report.problems else []
 
 
 def parse_document(document: Any, report: Report) -> list[Draft]:

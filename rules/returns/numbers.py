@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from rules.contest import Bound
+
 # More digits than this cannot be a vote count (and int() refuses strings over 4,300 digits with
 # an exception we must not leak), so we stop before converting.
 MAX_DIGITS = 15
@@ -75,3 +77,33 @@ def _show(cell: str) -> str:
     """The cell as the user typed it, quoted and cut short so a huge cell cannot flood the message."""
     text = cell.strip()
     return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+# ----------------------------------------------------------------------------- cells that hide a count
+# Published results hide small counts to protect the secrecy of the ballot ("(< 25)", "***"), and some
+# leave a cell empty. Such a cell is not an error in the file: it is a range, and the rules decide only
+# what holds for every value in it. Only these forms are read as ranges; anything else is a problem.
+_BELOW = re.compile(r"\(?\s*(?:<|fewer than|less than)\s*(\d[\d,]*)\s*\)?", re.I)
+_AT_MOST = re.compile(r"\(?\s*(?:<=|\u2264|at most)\s*(\d[\d,]*)\s*\)?", re.I)
+_MASKS = re.compile(r"\*{1,5}|\(?s\)?|suppressed|masked|redacted|\(suppressed\)", re.I)
+
+
+def hidden_count(cell: str, location: str = "") -> Bound | None:
+    """The range of a cell that hides its count, or None if the cell is not one of the known forms.
+
+    "(< 25)", "<25", "less than 25" -> 0 to 24; "<= 10" -> 0 to 10; "***", "(s)", "suppressed" and an
+    empty cell -> 0 with no upper limit (the file says nothing about how many).
+    """
+    text = cell.strip()
+    if not text:
+        return Bound(0, None, cell, location)
+    for pattern, below in ((_BELOW, True), (_AT_MOST, False)):
+        match = pattern.fullmatch(text)
+        if match and _valid_digits(match[1]):
+            limit = int(match[1].replace(",", ""))
+            if below and limit < 1:
+                return None
+            return Bound(0, limit - 1 if below else limit, cell, location)
+    if _MASKS.fullmatch(text):
+        return Bound(0, None, cell, location)
+    return None

@@ -1,39 +1,48 @@
 """OpenElections CSV: county,[precinct,]office,district,party,candidate,votes[,no_votes].
 
-Quirks of the real Colorado files (see tests/rules/test_returns_openelections.py):
-- Total rows sit among the county rows: county TOTAL/TOTALS (any case) or blank. They are not units;
-  counting them would double every total. Where a candidate has unit rows too, the total is
-  cross-checked against their sum and skipped; where it has only a total, the total is used.
-  With a precinct column, a county row with a blank/TOTAL precinct is that county's subtotal and is
-  handled the same way one level down.
+Quirks of the real Colorado files, 2002-2024 (see tests/rules/test_returns_openelections*.py):
+- Rows that are not votes for a candidate are set aside (`rules.row_kinds`): an office that counts
+  voters ("Voters"/"Cast" in El Paso 2012, "Registered Voters"), a candidate that is a total
+  ("Total" in Douglas 2018), turnout ("Registration", "Ballots") or over/under votes ("Over Vote",
+  "Under-votes"); and a row with a blank candidate whose votes are the total of its contest, or of
+  one party's candidates, at its unit (the statewide files of 2002-2014 carry one after every
+  county's candidates). A blank-candidate row that is neither is a problem of its contest.
+- Subtotal rows sit among the unit rows: county TOTAL/TOTALS (any case) or blank, and with a
+  precinct column a precinct that names the county ("CO", "EL PASO CO", "Total", blank). Counting
+  them would double every total. Where a candidate has rows beneath one, it is cross-checked
+  against their sum and set aside; where it has none, it is used.
 - "0*": a footnote marker after a number (Weld, RTD District K, 2018). Read as the number, noted.
+  "(< 25)" (Douglas 2018), "***" (Arapahoe 2016) and empty cells hide a count: read as a range.
 - A non-blank no_votes makes the row a yes/no question ("{office}: {candidate}"), e.g. judicial
-  retention: "Supreme Court: Richard L. Gabriel" with choices Yes and No.
+  retention: "Supreme Court: Richard L. Gabriel" with choices Yes and No. A party cell holding the
+  answer (Rio Blanco 2012: party YES/NO, candidate "Legalize Marijuana") is read the same way.
 - Judicial retention without no_votes (the 2016 file has no such column): each judge of "Supreme
   Court", "Court of Appeals", "District Court, ...", "County Court, ..." (and Denver's probate and
   juvenile courts) is read as its own question "{office}: {judge}" with the one choice Yes, since
-  only the yes votes were published. Read as one candidate contest, the judges would be compared
-  with each other, a verdict about nothing on the ballot; as a Yes-only question the check says
-  uncontested, and a note tells the clerk these retentions cannot be checked from the file. A judge
-  with no_votes on some rows but not others is refused, as for any question.
+  only the yes votes were published; a note says these cannot be checked from the file.
+- A contest whose choices are answers (Yes/For, No/Against) is a question (`build.finish`).
 Columns OpenElections adds for breakdowns (election_day, absentee, ...) are ignored with a note:
-the votes column already holds the row's total. district, party, precinct and no_votes may be
-absent (read as blank); county, office, candidate and votes are required.
+the votes column ("total_votes" in some files) already holds the row's total. county, precinct,
+district, party and no_votes may be absent (read as blank); office, candidate and votes are required.
+A row this reader cannot read leaves only its contest undecided.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
-from rules.contest import WHOLE_CONTEST, ContestKind
+from rules.contest import WHOLE_CONTEST, Bound, ContestKind
 from rules.returns.build import Draft
 from rules.returns.csv_table import Table, open_table
-from rules.returns.numbers import CountError, is_plain_count, parse_count
+from rules.returns.numbers import CountError, hidden_count, is_plain_count, parse_count
 from rules.returns.problems import Report
 from rules.returns.source import Source
+from rules.row_kinds import RowKind, answer, choice_row_kind, is_subtotal_unit, office_row_kind
 
-REQUIRED = ("county", "office", "candidate", "votes")
-OPTIONAL = ("precinct", "district", "party", "no_votes")
+DESCRIPTION = "a CSV whose header has office, candidate, votes and county or precinct (OpenElections)"
+REQUIRED = ("office", "candidate", "votes")
+OPTIONAL = ("county", "precinct", "district", "party", "no_votes")
+ALIASES = {"total_votes": "votes", "total votes": "votes"}
 TOTAL_NAMES = frozenset({"", "TOTAL", "TOTALS"})
 YES, NO = "Yes", "No"
 # Offices whose "candidates" are judges standing for retention (Colo. Const. art. VI, sec. 25), as
@@ -44,8 +53,9 @@ RETENTION_OFFICE = re.compile(
 # A retention office whose rows name the answers rather than the judge is an ordinary yes/no contest.
 _ANSWERS = frozenset({"yes", "no", "for", "against"})
 
-# A figure as read: (votes, row, column name) - the row and column are for cross-check messages.
-Figure = tuple[int, int, str]
+# A figure as read: (votes or the range of a hidden count, row, column name).
+Figure = tuple["int | Bound", int, str]
+Level = "tuple[str, str | None] | str | None"  # see _level
 
 
 @dataclass(eq=False)
@@ -57,17 +67,26 @@ class _Tally:
     choices: dict[str, None] = field(default_factory=dict)
     first_row: dict[str, int] = field(default_factory=dict)  # choice -> first row naming it
     details: dict[str, dict[str, str]] = field(default_factory=dict)
-    leaves: dict[tuple[str, str | None], dict[str, int]] = field(default_factory=dict)  # (county, precinct)
+    leaves: dict[tuple[str, str | None], dict[str, "int | Bound"]] = field(default_factory=dict)
     leaf_rows: dict[tuple[tuple[str, str | None], str], int] = field(default_factory=dict)
     subtotals: dict[str, dict[str, Figure]] = field(default_factory=dict)  # county -> choice -> figure
     totals: dict[str, Figure] = field(default_factory=dict)  # choice -> figure
+    blank_rows: list[tuple[object, "int | Bound", int, str]] = field(default_factory=list)  # level, votes, row, party
     incomplete: set[str] = field(default_factory=set)  # choices with a refused or repeated row: no cross-check
     retention: tuple[str, str] | None = None  # (office, judge) of a judge read from rows without no_votes
     yes_only_row: int = 0  # the first such row
+    stated: bool = False  # the rows say it is a question (no_votes, a retention, answers in the party cell)
+
+
+def detect(head) -> bool:
+    """OpenElections: office and candidate, and where (county or precinct), even if votes is missing
+    (the reader then says which column to add)."""
+    names = head.header
+    return {"office", "candidate"} <= names and bool({"county", "precinct"} & names)
 
 
 def parse(source: Source, report: Report) -> list[Draft]:
-    table = open_table(source, report, required=REQUIRED, optional=OPTIONAL, ignore_unknown=True)
+    table = open_table(source, report, required=REQUIRED, optional=OPTIONAL, ignore_unknown=True, aliases=ALIASES)
     if table is None:
         return []
     if table.ignored:
@@ -77,11 +96,8 @@ def parse(source: Source, report: Report) -> list[Draft]:
         report.problem("file", "has a header but no rows of returns")
     _check_question_rows(table, tallies, report)
     _note_unpaired_retention(tallies, report)
-    skipped: set[int] = set()
     used: set[int] = set()
-    drafts = [_resolve(t, table, report, skipped, used) for t in tallies.values()]
-    if skipped:
-        report.note(f"{_rows(len(skipped))} cross-checked and skipped (county TOTAL, TOTALS or blank)")
+    drafts = [_resolve(t, table, report, used) for t in tallies.values()]
     if used:
         report.note(f"{_rows(len(used))} used as the only figures for their candidate (no county rows)")
     return drafts
@@ -93,46 +109,69 @@ def _rows(n: int) -> str:
 
 def _read_rows(table: Table, report: Report) -> dict[str, _Tally]:
     c = table.columns
-    i_county, i_office, i_candidate, i_votes = c["county"], c["office"], c["candidate"], c["votes"]
-    i_precinct, i_district, i_party, i_no = c.get("precinct"), c.get("district"), c.get("party"), c.get("no_votes")
+    i_office, i_candidate, i_votes = c["office"], c["candidate"], c["votes"]
+    i_county, i_precinct, i_district = c.get("county"), c.get("precinct"), c.get("district")
+    i_party, i_no = c.get("party"), c.get("no_votes")
     votes_col = table.header[i_votes]
     no_col = table.header[i_no] if i_no is not None else ""
     tallies: dict[str, _Tally] = {}
     repeated_rows: set[int] = set()
+    trouble = table.trouble
     for row, cells in table.rows():
-        county = cells[i_county].strip()
+        county = cells[i_county].strip() if i_county is not None else ""
         office = cells[i_office].strip()
         candidate = cells[i_candidate].strip()
-        ok = True
+        party = cells[i_party].strip() if i_party is not None else ""
+        if office_row_kind(office):
+            report.set_aside(RowKind.TURNOUT, f"row {row}")
+            continue
+        set_aside = choice_row_kind(candidate)
+        if set_aside is not None:
+            report.set_aside(set_aside, f"row {row}")
+            continue
         if not office:
-            report.problem(table.location(row, "office"), "is empty; every row needs an office")
-            ok = False
-        if not candidate:
-            report.problem(table.location(row, "candidate"), "is empty; every row needs a candidate")
-            ok = False
-        votes = _count(table, row, "votes", cells[i_votes], report)
-        no_cell = cells[i_no].strip() if i_no is not None else ""
-        no_votes = _count(table, row, "no_votes", no_cell, report) if no_cell else None
-        if not ok:
+            report.row_problem(table.location(row, "office"), "is empty; every row needs an office", None)
             continue
         district = cells[i_district].strip() if i_district is not None else ""
         base = f"{office} - District {district}" if district else office
+        precinct = cells[i_precinct].strip() if i_precinct is not None else None
+        level_key = _level(county, precinct, has_county=i_county is not None)
+        no_cell = cells[i_no].strip() if i_no is not None else ""
+        if trouble and row in trouble:
+            report.row_problem(f"row {row}", trouble[row], base if not candidate else _name_of(base, candidate, no_cell, party))
+            continue
+        if not candidate:
+            if no_cell:
+                report.row_problem(table.location(row, "candidate"), "is empty; a yes/no row needs the question", base)
+                continue
+            votes = _count(table, row, "votes", cells[i_votes], report, base)
+            if votes is not None:
+                tallies.setdefault(base, _Tally(name=base, kind=ContestKind.CANDIDATE)).blank_rows.append(
+                    (level_key, votes, row, party))
+            continue
         retention = None
+        stated = False
         if no_cell:
-            name, kind = f"{base}: {candidate}", ContestKind.QUESTION
-            entries: list[tuple[int | None, int, str]] = [(votes, row, votes_col), (no_votes, row, no_col)]
-            choices = (YES, NO)
+            name, kind, stated = f"{base}: {candidate}", ContestKind.QUESTION, True
+            choices: tuple[str, ...] = (YES, NO)
+        elif party and answer(party) is not None and answer(candidate) is None:
+            # Rio Blanco 2012: the answer in the party cell, the question's title in the candidate cell.
+            name, kind, stated, choices = f"{base}: {candidate}", ContestKind.QUESTION, True, (party,)
         elif RETENTION_OFFICE.match(office) and candidate.casefold() not in _ANSWERS:
-            name, kind, retention = f"{base}: {candidate}", ContestKind.QUESTION, (base, candidate)
-            entries, choices = [(votes, row, votes_col)], (YES,)
+            name, kind, retention, stated = f"{base}: {candidate}", ContestKind.QUESTION, (base, candidate), True
+            choices = (YES,)
         else:
-            name, kind = base, ContestKind.CANDIDATE
-            entries, choices = [(votes, row, votes_col)], (candidate,)
+            name, kind, choices = base, ContestKind.CANDIDATE, (candidate,)
+        votes = _count(table, row, "votes", cells[i_votes], report, name)
+        no_votes = _count(table, row, "no_votes", no_cell, report, name) if no_cell else None
         tally = tallies.get(name)
         if tally is None:
             tally = tallies[name] = _Tally(name=name, kind=kind)
+        tally.stated = tally.stated or stated
         if retention is not None and not tally.yes_only_row:
             tally.retention, tally.yes_only_row = retention, row
+        entries: list[Figure] = [(votes, row, votes_col)] if not no_cell else [(votes, row, votes_col),
+                                                                               (no_votes, row, no_col)]
         if votes is None or (no_cell and no_votes is None):
             # Already a problem; checking this choice's total too would only repeat it in other words.
             tally.incomplete.update(ch for ch, (v, _, _) in zip(choices, entries) if v is None)
@@ -141,39 +180,50 @@ def _read_rows(table: Table, report: Report) -> dict[str, _Tally]:
             if choice not in tally.choices:
                 tally.choices[choice] = None
                 tally.first_row[choice] = row
-        if kind is ContestKind.CANDIDATE and i_party is not None:
-            _keep_party(tally, candidate, cells[i_party].strip(), row, report)
-        level_key = _level(county, cells[i_precinct].strip() if i_precinct is not None else None)
+        if kind is ContestKind.CANDIDATE and party:
+            _keep_party(tally, candidate, party, row, report)
         for choice, figure in zip(choices, entries):
             first = _store(tally, level_key, choice, figure)
             if first is not None:
                 tally.incomplete.add(choice)
             if first is not None and row not in repeated_rows:
                 repeated_rows.add(row)
-                report.problem(f"row {row}", f"repeats row {first}: {name!r}, {candidate!r}, {_where(level_key)}")
+                report.row_problem(f"row {row}", f"repeats row {first}: {name!r}, {candidate!r}, {_where(level_key)}",
+                                   name)
     return tallies
 
 
-def _count(table: Table, row: int, column: str, cell: str, report: Report) -> int | None:
+def _name_of(base: str, candidate: str, no_cell: str, party: str) -> str:
+    """The contest a row belongs to, as _read_rows names it (for rows reported before they are read)."""
+    if no_cell or (party and answer(party) is not None and answer(candidate) is None):
+        return f"{base}: {candidate}"
+    return base
+
+
+def _count(table: Table, row: int, column: str, cell: str, report: Report, contest: str) -> "int | Bound | None":
     if is_plain_count(cell):
         return int(cell)
     try:
         votes, note = parse_count(cell, footnotes=True)
     except CountError as exc:
-        report.problem(table.location(row, column), str(exc))
+        hidden = hidden_count(cell, table.location(row, column))
+        if hidden is not None:
+            return hidden
+        report.row_problem(table.location(row, column), str(exc), contest)
         return None
     if note:
         report.note(f"row {row}: {note}", kind="counts normalised")
     return votes
 
 
-def _level(county: str, precinct: str | None) -> tuple[str, str | None] | str | None:
-    """None: a grand total row. str: a county subtotal (precinct blank/TOTAL). tuple: a unit row."""
-    if county.upper() in TOTAL_NAMES:
+def _level(county: str, precinct: str | None, *, has_county: bool = True):
+    """None: a grand total row. str: a county subtotal (precinct blank, TOTAL or naming the county).
+    tuple: a unit row."""
+    if has_county and county.upper() in TOTAL_NAMES:
         return None
     if precinct is None:
         return (county, None)
-    if precinct.upper() in TOTAL_NAMES:
+    if precinct.upper() in TOTAL_NAMES or is_subtotal_unit(precinct, county):
         return county
     return (county, precinct)
 
@@ -212,8 +262,6 @@ def _store(tally: _Tally, level_key, choice: str, figure: Figure) -> int | None:
 
 
 def _keep_party(tally: _Tally, candidate: str, party: str, row: int, report: Report) -> None:
-    if not party:
-        return
     known = tally.details.get(candidate)
     if known is None:
         tally.details[candidate] = {"party": party}
@@ -230,19 +278,20 @@ def _check_question_rows(table: Table, tallies: dict[str, _Tally], report: Repor
     for tally in tallies.values():
         if tally.retention is not None and NO in tally.choices:
             office, judge = tally.retention
-            report.problem(table.location(tally.yes_only_row, "no_votes"),
-                           f"is empty, but {judge!r} in {office!r} has no votes on row "
-                           f"{tally.first_row[NO]}; a yes/no question needs them on every row")
+            report.row_problem(table.location(tally.yes_only_row, "no_votes"),
+                               f"is empty, but {judge!r} in {office!r} has no votes on row "
+                               f"{tally.first_row[NO]}; a yes/no question needs them on every row", tally.name)
             tally.incomplete.add(NO)  # its totals cannot add up; saying so again would only repeat this
             continue
         if tally.kind is not ContestKind.CANDIDATE:
             continue
         for choice, row in tally.first_row.items():
             question = tallies.get(f"{tally.name}: {choice}")
-            if question is not None and question.kind is ContestKind.QUESTION:
-                report.problem(table.location(row, "no_votes"),
-                               f"is empty, but {choice!r} in {tally.name!r} has no votes on row "
-                               f"{question.first_row[NO]}; a yes/no question needs them on every row")
+            if question is not None and question.kind is ContestKind.QUESTION and NO in question.first_row:
+                report.row_problem(table.location(row, "no_votes"),
+                                   f"is empty, but {choice!r} in {tally.name!r} has no votes on row "
+                                   f"{question.first_row[NO]}; a yes/no question needs them on every row",
+                                   question.name)
 
 
 def _note_unpaired_retention(tallies: dict[str, _Tally], report: Report) -> None:
@@ -259,40 +308,131 @@ def _note_unpaired_retention(tallies: dict[str, _Tally], report: Report) -> None
                 f"(e.g. {offices[names[0]]!r}) with only its Yes votes: not checkable (shown as uncontested)")
 
 
-def _resolve(tally: _Tally, table: Table, report: Report, skipped: set[int], used: set[int]) -> Draft:
+def _resolve(tally: _Tally, table: Table, report: Report, used: set[int]) -> Draft:
     """Choose the units, cross-check every total that has units beneath it, and build the Draft."""
     has_precincts = "precinct" in table.columns
-    votes_by_unit: dict[str, dict[str, int]] = {}
-    by_county: dict[str, dict[str, int]] = {}
+    draft = Draft(name=tally.name, kind=tally.kind, choices=tally.choices, details=tally.details,
+                  kind_stated=tally.stated)
+    by_county: dict[str, dict[str, int | Bound]] = {}
     for (county, precinct), counts in tally.leaves.items():
-        votes_by_unit[f"{county} / {precinct}" if precinct is not None else county] = counts
+        unit = f"{county} / {precinct}" if precinct is not None else county
+        if precinct is not None:
+            draft.unit_parent[unit] = county
+        _put(draft, unit, counts, tally, (county, precinct))
         sums = by_county.setdefault(county, {})
         for choice, votes in counts.items():
-            sums[choice] = sums.get(choice, 0) + votes
+            sums[choice] = _add(sums.get(choice, 0), votes)
     for county, per_choice in tally.subtotals.items():
         for choice, figure in per_choice.items():
             below = by_county.get(county, {})
             if choice in below:
                 _cross_check(tally, choice, figure, below[choice], "precinct", report)
-                skipped.add(figure[1])
+                report.set_aside(RowKind.SUBTOTAL, f"row {figure[1]}")
             else:
-                votes_by_unit.setdefault(county, {})[choice] = figure[0]
+                _put_one(draft, county, choice, figure)
                 used.add(figure[1])
     for choice, figure in tally.totals.items():
-        unit_sums = [counts[choice] for counts in votes_by_unit.values() if choice in counts]
+        unit_sums = [counts[choice] for counts in _figures_by_unit(draft).values() if choice in counts]
         if unit_sums:
-            _cross_check(tally, choice, figure, sum(unit_sums), "precinct" if has_precincts else "county", report)
-            skipped.add(figure[1])
+            total_below: int | Bound = 0
+            for value in unit_sums:
+                total_below = _add(total_below, value)
+            _cross_check(tally, choice, figure, total_below, "precinct" if has_precincts else "county", report)
+            report.set_aside(RowKind.SUBTOTAL, f"row {figure[1]}")
         else:
-            votes_by_unit.setdefault(WHOLE_CONTEST, {})[choice] = figure[0]
+            _put_one(draft, WHOLE_CONTEST, choice, figure)
             used.add(figure[1])
-    return Draft(name=tally.name, kind=tally.kind, choices=tally.choices, votes_by_unit=votes_by_unit,
-                 details=tally.details)
+    _settle_blank_rows(tally, draft, report)
+    return draft
 
 
-def _cross_check(tally: _Tally, choice: str, figure: Figure, below: int, what: str, report: Report) -> None:
+def _figures_by_unit(draft: Draft) -> dict[str, dict[str, int | Bound]]:
+    out: dict[str, dict[str, int | Bound]] = {}
+    for unit, counts in draft.votes_by_unit.items():
+        out[unit] = {c: draft.uncertain.get((unit, c), v) for c, v in counts.items()}
+    return out
+
+
+def _put(draft: Draft, unit: str, counts: dict[str, int | Bound], tally: _Tally, key) -> None:
+    for choice, votes in counts.items():
+        if isinstance(votes, Bound):
+            draft.add_uncertain(unit, choice, votes)
+        else:
+            draft.votes_by_unit.setdefault(unit, {})[choice] = votes
+
+
+def _put_one(draft: Draft, unit: str, choice: str, figure: Figure) -> None:
+    votes = figure[0]
+    if isinstance(votes, Bound):
+        draft.add_uncertain(unit, choice, votes)
+    else:
+        draft.votes_by_unit.setdefault(unit, {})[choice] = votes
+
+
+def _add(a: int | Bound, b: int | Bound) -> int | Bound:
+    if isinstance(a, int) and isinstance(b, int):
+        return a + b
+    lo = (a.low if isinstance(a, Bound) else a) + (b.low if isinstance(b, Bound) else b)
+    ha = a.high if isinstance(a, Bound) else a
+    hb = b.high if isinstance(b, Bound) else b
+    return Bound(lo, None if ha is None or hb is None else ha + hb, "a sum with hidden counts")
+
+
+def _cross_check(tally: _Tally, choice: str, figure: Figure, below: int | Bound, what: str, report: Report) -> None:
     total, row, column = figure
-    if total != below and choice not in tally.incomplete:
-        report.problem(f"row {row}, column {column}",
-                       f"total {total:,} for {choice!r} in {tally.name!r} does not match the sum of its "
-                       f"{what} rows, {below:,}")
+    if choice in tally.incomplete or isinstance(total, Bound):
+        return
+    if isinstance(below, Bound):
+        if total < below.low or (below.high is not None and total > below.high):
+            report.row_problem(f"row {row}, column {column}",
+                               f"total {total:,} for {choice!r} in {tally.name!r} cannot be the sum of its {what} "
+                               f"rows, {below.low:,} to {'any number' if below.high is None else f'{below.high:,}'}",
+                               tally.name)
+        return
+    if total != below:
+        report.row_problem(f"row {row}, column {column}",
+                           f"total {total:,} for {choice!r} in {tally.name!r} does not match the sum of its "
+                           f"{what} rows, {below:,}", tally.name)
+
+
+def _settle_blank_rows(tally: _Tally, draft: Draft, report: Report) -> None:
+    """A blank-candidate row is set aside when its votes are the total of its contest (or of one party's
+    candidates) at its unit; otherwise it is votes for nobody we can name, and its contest is undecided."""
+    if not tally.blank_rows:
+        return
+    figures = _figures_by_unit(draft)
+    for level_key, votes, row, party in tally.blank_rows:
+        if isinstance(level_key, tuple):
+            county, precinct = level_key
+            units = [f"{county} / {precinct}" if precinct is not None else county]
+        elif isinstance(level_key, str):
+            units = [u for u in figures if u == level_key or draft.unit_parent.get(u) == level_key]
+        else:
+            units = list(figures)
+        groups: dict[str, list[int | Bound]] = {"": []}
+        for unit in units:
+            for choice, value in figures.get(unit, {}).items():
+                groups[""].append(value)
+                groups.setdefault(tally.details.get(choice, {}).get("party", ""), []).append(value)
+        if isinstance(votes, Bound) or any(_matches(votes, values) for values in groups.values() if values):
+            report.set_aside(RowKind.CONTEST_TOTAL, f"row {row}")
+            continue
+        total = _sum(groups[""])
+        shown = f"{total:,}" if isinstance(total, int) else f"{total.low:,} or more"
+        report.row_problem(f"row {row}", f"has no candidate, and its {votes:,} votes are not the total of "
+                           f"{tally.name!r} at {_where(level_key)} ({shown}) nor of one party's candidates there",
+                           tally.name)
+
+
+def _sum(values: list[int | Bound]) -> int | Bound:
+    total: int | Bound = 0
+    for value in values:
+        total = _add(total, value)
+    return total
+
+
+def _matches(votes: int, values: list[int | Bound]) -> bool:
+    total = _sum(values)
+    if isinstance(total, int):
+        return total == votes
+    return total.low <= votes and (total.high is None or votes <= total.high)

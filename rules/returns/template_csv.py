@@ -10,15 +10,33 @@ from __future__ import annotations
 from rules.contest import ContestKind
 from rules.returns.build import Draft
 from rules.returns.csv_table import Table, open_table
-from rules.returns.numbers import MAX_DIGITS, CountError, is_plain_count, parse_count
+from rules.returns.numbers import MAX_DIGITS, CountError, hidden_count, is_plain_count, parse_count
 from rules.returns.problems import Report
 from rules.returns.source import Source
+from rules.row_kinds import choice_row_kind
 
+DESCRIPTION = "a CSV whose header has contest, choice and votes (the recount-bot template)"
 REQUIRED = ("contest", "choice", "votes")
 OPTIONAL = ("seats", "kind", "unit")
 KINDS = {"candidate": ContestKind.CANDIDATE, "question": ContestKind.QUESTION}
-# Choices that make a contest without a stated kind read as a question (with a note).
-QUESTION_CHOICES = ({"yes", "no"}, {"for", "against"})
+
+
+def _slow_count(table: Table, row: int, cell: str, contest: str | None, report: Report) -> int | None:
+    """A count that is not plain digits: "1,234", "12.0"; None (reported unless it hides a count) otherwise."""
+    try:
+        votes, note = parse_count(cell)
+    except CountError as exc:
+        if hidden_count(cell) is None:
+            report.row_problem(table.location(row, "votes"), str(exc), contest)
+        return None
+    if note:
+        report.note(f"row {row}: {note}", kind="counts normalised")
+    return votes
+
+
+def detect(head) -> bool:
+    """The template: contest and choice, even if votes is missing (the reader then says to add it)."""
+    return {"contest", "choice"} <= head.header
 
 
 def parse(source: Source, report: Report) -> list[Draft]:
@@ -42,31 +60,33 @@ def parse(source: Source, report: Report) -> list[Draft]:
     share = names.setdefault
     blank_unit_row: dict[str, int] = {}
     repeats: list[tuple[int, tuple[str, str, str]]] = []
-    problem = report.problem
+    problem = report.row_problem
 
     # The hot loop: one pass, dict lookups only; the slow paths run only for unusual cells.
+    trouble = table.trouble
     for row, cells in table.rows():
         contest = cells[i_contest].strip()
         choice = cells[i_choice].strip()
         cell = cells[i_votes]
-        ok = True
-        if not contest:
-            problem(table.location(row, "contest"), "is empty; every row needs a contest")
-            ok = False
-        if not choice:
-            problem(table.location(row, "choice"), "is empty; every row needs a choice")
-            ok = False
+        hidden = None
         if len(cell) <= MAX_DIGITS and cell.isascii() and cell.isdigit():  # is_plain_count, inlined: hot path
             votes = int(cell)
         else:
-            try:
-                votes, note = parse_count(cell)
-            except CountError as exc:
-                problem(table.location(row, "votes"), str(exc))
-                ok = False
-            else:
-                if note:
-                    report.note(f"row {row}: {note}", kind="counts normalised")
+            votes = _slow_count(table, row, cell, contest or None, report)
+            if votes is None:
+                hidden = hidden_count(cell, table.location(row, "votes"))
+        if not contest or not choice:
+            if contest_kind := (choice_row_kind(choice) if choice else None):
+                report.set_aside(contest_kind, f"row {row}")
+                continue
+            if not contest:
+                problem(table.location(row, "contest"), "is empty; every row needs a contest", None)
+            if not choice:
+                problem(table.location(row, "choice"), "is empty; every row needs a choice", contest or None)
+            continue
+        if trouble and row in trouble:
+            problem(f"row {row}", trouble[row], contest)
+            continue
         unit = cells[i_unit].strip() if i_unit is not None else ""
         if i_seats is not None:
             cell = cells[i_seats]
@@ -78,8 +98,12 @@ def parse(source: Source, report: Report) -> list[Draft]:
             if cell != agreed_kind.get(contest) and cell.strip():
                 if _read_kind(table, row, contest, cell.strip(), stated_kind, report):
                     agreed_kind[contest] = cell
-        if not ok:
+        row_kind = choice_row_kind(choice)
+        if row_kind is not None:
+            report.set_aside(row_kind, f"row {row}")
             continue
+        if votes is None and hidden is None:
+            continue  # a problem of its contest, already reported
         draft = drafts.get(contest)
         if draft is None:
             draft = drafts[contest] = Draft(name=contest)
@@ -90,12 +114,15 @@ def parse(source: Source, report: Report) -> list[Draft]:
             repeats.append((row, (contest, unit, choice)))
             continue
         choice = share(choice, choice)
-        units[choice] = votes
-        draft.choices[choice] = None
+        if hidden is not None:
+            draft.add_uncertain(unit, choice, hidden)
+        else:
+            units[choice] = votes
+            draft.choices[choice] = None
         if not unit and i_unit is not None and contest not in blank_unit_row:
             blank_unit_row[contest] = row
 
-    if table.data_rows == 0 and not report.problems:
+    if table.data_rows == 0 and not report.problems and not report.has_row_problems():
         report.problem("file", "has a header but no rows of returns")
     if repeats:
         _report_repeats(source, repeats, i_unit is not None, report)
@@ -107,7 +134,8 @@ def parse(source: Source, report: Report) -> list[Draft]:
 def _read_seats(table: Table, row: int, contest: str, text: str, stated: dict, report: Report) -> bool:
     """Read a seats cell; True if it agrees with what the contest states (it then states it, if first)."""
     if not is_plain_count(text) or int(text) < 1:
-        report.problem(table.location(row, "seats"), f"must be a whole number of seats, at least 1 (got {text!r})")
+        report.row_problem(table.location(row, "seats"), f"must be a whole number of seats, at least 1 (got {text!r})",
+                           contest or None)
         return False
     seats = int(text)
     if not contest:
@@ -116,8 +144,8 @@ def _read_seats(table: Table, row: int, contest: str, text: str, stated: dict, r
     if first is None:
         stated[contest] = (seats, row)
     elif first[0] != seats:
-        report.problem(table.location(row, "seats"),
-                       f"says {seats} seats for {contest!r}, but row {first[1]} says {first[0]}")
+        report.row_problem(table.location(row, "seats"),
+                           f"says {seats} seats for {contest!r}, but row {first[1]} says {first[0]}", contest)
         return False
     return True
 
@@ -126,7 +154,7 @@ def _read_kind(table: Table, row: int, contest: str, text: str, stated: dict, re
     """Read a kind cell; True if it agrees with what the contest states (it then states it, if first)."""
     kind = KINDS.get(text.casefold())
     if kind is None:
-        report.problem(table.location(row, "kind"), f"must be candidate or question (got {text!r})")
+        report.row_problem(table.location(row, "kind"), f"must be candidate or question (got {text!r})", contest or None)
         return False
     if not contest:
         return False
@@ -134,8 +162,8 @@ def _read_kind(table: Table, row: int, contest: str, text: str, stated: dict, re
     if first is None:
         stated[contest] = (kind, row)
     elif first[0] is not kind:
-        report.problem(table.location(row, "kind"),
-                       f"says {kind.value} for {contest!r}, but row {first[1]} says {first[0].value}")
+        report.row_problem(table.location(row, "kind"),
+                           f"says {kind.value} for {contest!r}, but row {first[1]} says {first[0].value}", contest)
         return False
     return True
 
@@ -144,22 +172,19 @@ def _settle(draft: Draft, table: Table, stated_seats: dict, stated_kind: dict, b
     """Give a finished contest its kind and seats, and refuse a unit-less row among units."""
     name = draft.name
     if name in stated_kind:
-        draft.kind = stated_kind[name][0]
-    elif {c.casefold() for c in draft.choices} in QUESTION_CHOICES:
-        draft.kind = ContestKind.QUESTION
-        report.note(f"{name!r} read as a question: its choices are {' and '.join(draft.choices)} "
-                    "and no kind is given", kind="kinds inferred")
+        draft.kind, draft.kind_stated = stated_kind[name][0], True
     if name in stated_seats:
         seats, row = stated_seats[name]
         if draft.kind is ContestKind.QUESTION and seats != 1:
-            report.problem(table.location(row, "seats"), f"{name!r} is a question; it has no seats to fill (got {seats})")
+            report.row_problem(table.location(row, "seats"), f"{name!r} is a question; it has no seats to fill (got {seats})",
+                               name)
         else:
             draft.seats, draft.seats_location = seats, table.location(row, "seats")
     if name in blank_unit_row and len(draft.votes_by_unit) > 1:
-        report.problem(
+        report.row_problem(
             table.location(blank_unit_row[name], "unit"),
             f"is empty, but other rows of {name!r} name units; a row without a unit would be added on top of "
-            "them (give every row a unit, or remove a total row)")
+            "them (give every row a unit, or remove a total row)", name)
 
 
 def _report_repeats(source: Source, repeats: list, has_unit: bool, report: Report) -> None:
@@ -172,11 +197,11 @@ def _report_repeats(source: Source, repeats: list, has_unit: bool, report: Repor
     c = table.columns
     for row, cells in table.rows():
         key = (cells[c["contest"]].strip(), cells[c["unit"]].strip() if has_unit else "", cells[c["choice"]].strip())
-        if key in wanted and key not in first_row and _readable(cells[c["votes"]]):
+        if key in wanted and key not in first_row and (_readable(cells[c["votes"]]) or hidden_count(cells[c["votes"]])):
             first_row[key] = row  # the row that was kept: an earlier row with a refused count was not
     for row, (contest, unit, choice) in repeats:
         what = f"contest {contest!r}, choice {choice!r}" + (f", unit {unit!r}" if has_unit else "")
-        report.problem(f"row {row}", f"repeats row {first_row[(contest, unit, choice)]}: {what}")
+        report.row_problem(f"row {row}", f"repeats row {first_row[(contest, unit, choice)]}: {what}", contest)
 
 
 def _readable(cell: str) -> bool:

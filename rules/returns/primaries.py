@@ -1,0 +1,130 @@
+"""Party primaries: one contest per office, district and party; candidates of two parties are never compared.
+
+A primary file lists, under one office, every party's candidates (2016 Colorado: State Senate 25 has
+Priola for the Republicans and May for the Democrats, each unopposed in their own primary). Read as
+one contest, 4,743 vs 4,738 is an "automatic recount" between people who never ran against each
+other. Read as two, each is uncontested.
+
+How the kind of election is known, first that applies:
+1. the caller says (`--election-kind primary|general`);
+2. the file says: its name in the OpenElections convention (`20160628__co__primary__county.csv`), or
+   the format's own flag (NIST `PrimaryPartyIds`, read by that reader into `Draft.primary_party`);
+3. its content: a party with two candidates in one contest is a sign of a primary (in a general
+   election each party nominates one). The sign is not proof (a general election may list a party's
+   write-in candidate beside its nominee), so each contest of several parties is then decided both
+   ways (`Contest.if_primary`); where the readings disagree the contest is left undecided, asking for
+   `--election-kind`.
+Without a sign, the file is read as a general election; every verdict names the reading used.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.contest import ContestKind
+from rules.returns.options import ElectionKind, ReadOptions, kind_from_file_name
+from rules.row_kinds import is_write_in_bucket, normalise
+
+if TYPE_CHECKING:
+    from rules.returns.build import Draft
+    from rules.returns.problems import Report
+
+# Party labels that are not a party with a primary: unaffiliated candidates and write-in markers.
+_NO_PRIMARY = frozenset({
+    "", "una", "unaffiliated", "ind", "independent", "npa", "no party", "no party affiliation", "nonpartisan",
+    "non partisan", "none", "write in", "wri", "w i", "unaffiliated party", "unf", "nop", "np",
+})
+NO_PARTY = "party not given"
+
+
+def party_of(draft: "Draft", choice: str) -> str:
+    return draft.details.get(choice, {}).get("party", "").strip()
+
+
+def _is_primary_party(party: str) -> bool:
+    return normalise(party) not in _NO_PRIMARY
+
+
+def primary_sign(drafts: list["Draft"]) -> tuple[str, str, list[str]] | None:
+    """(contest, party, its candidates) for the first contest where one party has two candidates."""
+    for draft in drafts:
+        if draft.kind is not ContestKind.CANDIDATE or draft.primary_party:
+            continue
+        by_party: dict[str, list[str]] = {}
+        for choice in draft.choices:
+            party = party_of(draft, choice)
+            if _is_primary_party(party) and not is_write_in_bucket(choice) and "write" not in normalise(choice):
+                by_party.setdefault(normalise(party), []).append(choice)
+        for party_key, names in by_party.items():
+            if len(names) >= 2:
+                return draft.name, party_of(draft, names[0]), names
+    return None
+
+
+def parties_in(draft: "Draft") -> list[str]:
+    """The parties of a candidate contest's choices, in order of first appearance ("" for none)."""
+    seen: dict[str, None] = {}
+    for choice in draft.choices:
+        seen.setdefault(party_of(draft, choice), None)
+    return list(seen)
+
+
+def split_by_party(draft: "Draft") -> list["Draft"]:
+    """One draft per party; choices without a party form their own ("... (party not given)")."""
+    from rules.returns.build import Draft
+
+    parts: list[Draft] = []
+    for party in parties_in(draft):
+        choices = {c: None for c in draft.choices if party_of(draft, c) == party}
+        label = party or NO_PARTY
+        part = Draft(name=f"{draft.name} ({label})", kind=draft.kind, seats=draft.seats,
+                     seats_location=draft.seats_location, choices=choices, primary_party=label,
+                     readings=list(draft.readings))
+        for unit, counts in draft.votes_by_unit.items():
+            mine = {c: v for c, v in counts.items() if c in choices}
+            if mine:
+                part.votes_by_unit[unit] = mine
+        part.details = {c: d for c, d in draft.details.items() if c in choices}
+        part.uncertain = {key: bound for key, bound in draft.uncertain.items() if key[1] in choices}
+        parts.append(part)
+    return parts
+
+
+def settle_election_kind(drafts: list["Draft"], options: ReadOptions, report: "Report") -> tuple[list["Draft"], list[str]]:
+    """The drafts as the kind of election says (split per party in a primary), and the file-level reading."""
+    partisan = [d for d in drafts if d.kind is ContestKind.CANDIDATE and not d.primary_party
+                and any(parties_in(d))]
+    multi_party = [d for d in partisan if len([p for p in parties_in(d) if p]) >= 2]
+    flagged = any(d.primary_party for d in drafts)
+    kind, source = options.election_kind, "as you said (--election-kind)"
+    if kind is None:
+        kind = kind_from_file_name(options.file_name)
+        source = f"the file's name says so ({options.file_name})"
+    if kind is None and flagged:
+        kind, source = ElectionKind.PRIMARY, "the file marks its contests as party primaries"
+    if kind is ElectionKind.PRIMARY:
+        out: list[Draft] = []
+        for draft in drafts:
+            out.extend(split_by_party(draft) if draft in partisan else [draft])
+        reading = f"party primary: {source}; each party's candidates are a contest of their own"
+        for d in out:
+            if d.primary_party:
+                d.readings.append(f"party primary ({d.primary_party}): only its own candidates are compared")
+        return out, [reading]
+    if kind is ElectionKind.GENERAL:
+        reading = f"general election: {source}; candidates of every party are compared"
+        return drafts, [reading] if multi_party else []
+    if not multi_party:
+        return drafts, []
+    sign = primary_sign(drafts)
+    if sign is None:
+        return drafts, ["general election: the file does not say, and no party has two candidates in one "
+                        "contest; candidates of every party are compared (--election-kind primary if it is a "
+                        "primary)"]
+    contest, party, names = sign
+    for draft in multi_party:
+        draft.if_primary = split_by_party(draft)
+    shown = ", ".join(names[:3]) + (" ..." if len(names) > 3 else "")
+    return drafts, [f"election kind unknown: the file does not say whether it is a party primary, and in "
+                    f"{contest!r} the party {party!r} has {len(names)} candidates ({shown}), as in a primary; a "
+                    "contest of several parties is decided only where both readings agree "
+                    "(say --election-kind primary or general)"]

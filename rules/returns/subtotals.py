@@ -1,0 +1,61 @@
+"""Subtotal units that no name gives away: a unit whose votes are the sum of the others'.
+
+Readers set aside the subtotals they can recognise by name ("Total", "CO", "EL PASO CO"). A file may
+still carry one under a name nobody listed ("All Precincts", "Colorado"): adding it would double
+every total. A unit is such a subtotal when, for every choice of the contest, its votes equal the
+sum of the other units' votes of its group (the precincts of one county, or all units).
+
+Setting one aside can never change a verdict, even if two real precincts happened to qualify: the
+totals left are then exactly half of what they were, and the (1) test is the same at any scale,
+(h - n) * 200 <= h  <=>  (2h - 2n) * 200 <= 2h. Only the numbers shown change, and the summary says
+which unit was set aside.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.row_kinds import RowKind
+
+if TYPE_CHECKING:
+    from rules.returns.build import Draft
+    from rules.returns.problems import Report
+
+
+def set_aside_sum_subtotals(draft: "Draft", report: "Report") -> None:
+    groups: dict[str, list[str]] = {}
+    for unit in draft.votes_by_unit:
+        groups.setdefault(draft.unit_parent.get(unit, ""), []).append(unit)
+    removed: list[str] = []
+    for units in groups.values():
+        removed.extend(_subtotals_of(draft, units))
+    # Top-level units (no parent) are compared against every unit of the contest too: a state total
+    # row in a file of precincts grouped by county.
+    if len(groups) > 1 and "" in groups:
+        removed.extend(u for u in _subtotals_of(draft, [u for u in draft.votes_by_unit if u not in removed],
+                                                candidates=groups[""]) if u not in removed)
+    for unit in removed:
+        cells = len(draft.votes_by_unit.pop(unit))
+        draft.unit_parent.pop(unit, None)
+        report.set_aside(RowKind.SUBTOTAL, f"{draft.name}: unit {unit!r} (its votes are the sum of the others)",
+                         count=cells)
+
+
+def _subtotals_of(draft: "Draft", units: list[str], candidates: list[str] | None = None) -> list[str]:
+    if len(units) < 2:
+        return []
+    uncertain_units = {unit for unit, _ in draft.uncertain}
+    sums: dict[str, int] = {}
+    for unit in units:
+        for choice, votes in draft.votes_by_unit[unit].items():
+            sums[choice] = sums.get(choice, 0) + votes
+    if not any(sums.values()) or any(u in uncertain_units for u in units):
+        return []
+    found = []
+    for unit in candidates if candidates is not None else units:
+        counts = draft.votes_by_unit.get(unit)
+        if counts is None or unit not in units:
+            continue
+        if all(counts.get(choice, 0) * 2 == total for choice, total in sums.items()):
+            found.append(unit)
+    # Only two units, equal in every choice: each is "the sum of the other"; keep the first.
+    return found[-1:] if len(found) > 1 else found

@@ -1,0 +1,103 @@
+"""Every contest of a survey of returns decided under (1), or listed as undecided with why.
+
+`rules.margin` decides a contest whose every count is known. This module decides the rest of what a
+real file holds, and refuses only what cannot be decided:
+- counts hidden or missing ("(< 25)", "***", empty): decided when the verdict is the same for every
+  value they could hold (`rules.bounds`), else undecided;
+- a file that may be a party primary but does not say: decided when neither reading requires a
+  recount, else undecided (say which it is);
+- no votes at all (a file from before the count): undecided, never "a tie at 0-0";
+- only write-in votes, nobody named: undecided.
+Every verdict names each reading it applied.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from rules.bounds import no_recount_possible, ranges_of, recount_possible
+from rules.contest import Contest, Returns, Undecided
+from rules.margin import DEFAULT_MULTI_SEAT_RULE, MarginDecision, MultiSeatRule, check_automatic_recount
+
+HIDDEN_READING = ("hidden counts: {n} cell{s} of this contest give no exact count (e.g. {example}); the verdict "
+                  "is the same for every value they could hold, shown with each at its lowest")
+BOTH_KINDS_READING = "election kind unknown: no automatic recount whether it is a general election or a party primary"
+
+
+@dataclass(frozen=True)
+class Verdicts:
+    decisions: tuple[MarginDecision, ...]  # closest first
+    undecided: tuple[Undecided, ...]  # the reader's first, then those the rules could not decide
+
+
+def decide_returns(returns: Returns, multi_seat_rule: MultiSeatRule = DEFAULT_MULTI_SEAT_RULE,
+                   contests: list[Contest] | None = None) -> Verdicts:
+    """Decide `contests` (default: all of `returns`); the reader's undecided contests are kept."""
+    decided: list[MarginDecision] = []
+    undecided: list[Undecided] = list(returns.undecided) if contests is None else []
+    for contest in returns.contests if contests is None else contests:
+        result = decide_contest(contest, multi_seat_rule)
+        (undecided if isinstance(result, Undecided) else decided).append(result)
+    return Verdicts(tuple(sorted(decided, key=lambda d: d.closeness)), tuple(undecided))
+
+
+def decide_contest(contest: Contest, multi_seat_rule: MultiSeatRule = DEFAULT_MULTI_SEAT_RULE
+                   ) -> MarginDecision | Undecided:
+    if contest.if_primary:
+        return _either_kind(contest, multi_seat_rule)
+    buckets = set(contest.buckets)
+    named = [c for c in contest.choices if c not in buckets]
+    if not contest.uncertain and contest.total_votes == 0:
+        return Undecided(contest.name, "no votes counted: every count in the file is 0 (a file from before the "
+                                       "count?); there is nothing to compare")
+    if not named:
+        return Undecided(contest.name, "only write-in votes: the file does not name who received them; tally the "
+                                       "write-ins by name")
+    if contest.uncertain:
+        return _with_hidden_counts(contest, named, multi_seat_rule)
+    return check_automatic_recount(contest, multi_seat_rule)
+
+
+def _with_hidden_counts(contest: Contest, named: list[str], rule: MultiSeatRule) -> MarginDecision | Undecided:
+    cells = [b for (_, choice), b in contest.uncertain.items() if choice in named]
+    rows = tuple(f"{b.location}: {b.describe()}" if b.location else b.describe() for b in cells[:20])
+    k = contest.seats if rule is MultiSeatRule.LAST_WINNER_FIRST_LOSER else 1
+    ranges = ranges_of(contest, named)
+    lowest = check_automatic_recount(contest, rule)
+    if len(named) <= contest.seats:
+        can_recount, can_not = False, True
+    else:
+        can_recount, can_not = recount_possible(ranges, k), no_recount_possible(ranges, k)
+    if can_not is None:
+        return Undecided(contest.name, f"{len(cells)} counts are hidden among too many choices to weigh every "
+                                       "value they could hold", rows)
+    if can_recount and can_not:
+        return Undecided(contest.name, f"the verdict depends on {len(cells)} hidden count"
+                                       f"{'s' if len(cells) != 1 else ''}: some values they could hold make this "
+                                       "an automatic recount and others do not; the exact counts are needed", rows)
+    if not cells:  # only a write-in line is hidden: it never decides
+        return lowest
+    if can_recount != lowest.automatic_recount:  # cannot happen: the lowest point is one of the values
+        return Undecided(contest.name, "the hidden counts could not be weighed consistently", rows)
+    example = rows[0] if rows else "a hidden cell"
+    reading = HIDDEN_READING.format(n=len(cells), s="s" if len(cells) != 1 else "", example=example)
+    return dataclasses.replace(lowest, readings=lowest.readings + (reading,),
+                               reason=lowest.reason + " The same for every value of the hidden counts.")
+
+
+def _either_kind(contest: Contest, rule: MultiSeatRule) -> MarginDecision | Undecided:
+    general = decide_contest(dataclasses.replace(contest, if_primary=()), rule)
+    parts = [decide_contest(part, rule) for part in contest.if_primary]
+    undecided = [d for d in [general, *parts] if isinstance(d, Undecided)]
+    if undecided:
+        return Undecided(contest.name, "the file does not say whether it is a party primary, and one reading cannot "
+                                       f"be decided: {undecided[0].reason}", undecided[0].rows)
+    if not general.automatic_recount and not any(p.automatic_recount for p in parts):
+        return dataclasses.replace(general, readings=general.readings + (BOTH_KINDS_READING,))
+    as_general = (f"automatic recount ({general.highest.choice} vs {general.next_highest.choice})"
+                  if general.automatic_recount else "no automatic recount")
+    in_primaries = [p.contest for p in parts if p.automatic_recount]
+    as_primary = f"automatic recount in {', '.join(in_primaries)}" if in_primaries else "no automatic recount"
+    return Undecided(contest.name, "the file does not say whether it is a party primary, and the readings disagree: "
+                                   f"as a general election, {as_general}; as a party primary, {as_primary}; say "
+                                   "--election-kind primary or general")
