@@ -18,6 +18,7 @@ caller has not chosen. Either way `Returns.notes` tells the clerk what was norma
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping
 
 from rules.contest import Returns
@@ -42,21 +43,30 @@ def parse_returns(
     """A complete survey of returns, or ReturnsError listing every problem (see the module docstring)."""
     returns, report = _read(data, format, seats, election_kind, file_name)
     problems = report.all_problems()
+    for contest, unit, choice, bound in report.hidden:
+        where = bound.location or f"contest {contest!r}, unit {unit!r}, choice {choice!r}"
+        if not bound.written.strip():
+            problems.append(Problem(where, "is empty; expected a whole number of votes"))
+        else:
+            problems.append(Problem(where, f"is {bound.written.strip()!r}, not an exact number of votes; a survey "
+                                           "of returns needs every count"))
     for contest in returns.contests:
-        for (unit, choice), bound in contest.uncertain.items():
-            where = bound.location or f"contest {contest.name!r}, unit {unit!r}, choice {choice!r}"
-            if not bound.written.strip():
-                problems.append(Problem(where, "is empty; expected a whole number of votes"))
-            else:
-                problems.append(Problem(where, f"is {bound.written.strip()!r}, not an exact number of votes; a "
-                                               "survey of returns needs every count"))
         if contest.if_primary:
             problems.append(Problem(f"contest {contest.name!r}", "the file does not say whether it is a party "
                                     "primary (one contest per party) or a general election; say which "
                                     "(--election-kind primary or general)"))
     if problems:
-        raise ReturnsError(problems)
+        raise ReturnsError(sorted(problems, key=_row_order))
     return returns
+
+
+_ROW = re.compile(r"row (\d+)\b")
+
+
+def _row_order(problem: Problem) -> int:
+    """Problems in the order of the rows they name (those naming none first), as a clerk reads the file."""
+    match = _ROW.match(problem.location)
+    return int(match[1]) if match else -1
 
 
 def read_returns(

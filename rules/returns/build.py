@@ -82,6 +82,8 @@ def finish(
     if not drafts and not report.problems and not report.has_row_problems():
         report.problem("file", "contains no contests")
     report.raise_if_problems()
+    for draft in drafts:  # every hidden count, undecided contests' too, for a strict reading to list
+        report.hidden.extend((draft.name, unit, choice, bound) for (unit, choice), bound in draft.uncertain.items())
     assumed = 0
     for draft in drafts:
         if draft.kind is ContestKind.CANDIDATE and draft.seats is None and len(draft.choices) > 1:

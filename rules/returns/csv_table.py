@@ -29,7 +29,7 @@ class Table:
     data_rows: int = 0  # non-blank rows seen so far, to tell "header only" from a real file
     # Rows yielded although something is wrong with their shape (row -> what): the reader, which knows
     # the row's contest, reports it there, so only that contest is left undecided.
-    trouble: dict[int, str] = field(default_factory=dict)
+    trouble: dict[int, tuple[str, str]] = field(default_factory=dict)  # row -> (location, message)
     _reader: Iterator[list[str]] | None = None
     _report: Report | None = None
 
@@ -56,7 +56,8 @@ class Table:
                 if unnamed:
                     for i in unnamed:
                         if cells[i].strip():
-                            self.trouble[row] = f"column {i + 1} has a value but no name in the header"
+                            self.trouble[row] = (f"row {row}, column {i + 1}",
+                                                 "has a value but its column has no name in the header")
                 first = cells[0]
                 if (not first or first.isspace()) and not any(c.strip() for c in cells):
                     continue
@@ -73,7 +74,7 @@ class Table:
         if n < width:
             return cells + [""] * (width - n)
         if any(c.strip() for c in cells[width:]):
-            self.trouble[row] = f"has {n} cells but the header has {width} columns"
+            self.trouble[row] = (f"row {row}", f"has {n} cells but the header has {width} columns")
         return cells[:width]
 
 

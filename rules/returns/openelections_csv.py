@@ -138,7 +138,7 @@ def _read_rows(table: Table, report: Report) -> dict[str, _Tally]:
         level_key = _level(county, precinct, has_county=i_county is not None)
         no_cell = cells[i_no].strip() if i_no is not None else ""
         if trouble and row in trouble:
-            report.row_problem(f"row {row}", trouble[row], base if not candidate else _name_of(base, candidate, no_cell, party))
+            report.row_problem(*trouble[row], base if not candidate else _name_of(base, candidate, no_cell, party))
             continue
         if not candidate:
             if no_cell:
@@ -314,6 +314,7 @@ def _resolve(tally: _Tally, table: Table, report: Report, used: set[int]) -> Dra
     draft = Draft(name=tally.name, kind=tally.kind, choices=tally.choices, details=tally.details,
                   kind_stated=tally.stated)
     by_county: dict[str, dict[str, int | Bound]] = {}
+    set_aside_rows: dict[int, None] = {}  # a question's row holds two figures (yes and no): one row
     for (county, precinct), counts in tally.leaves.items():
         unit = f"{county} / {precinct}" if precinct is not None else county
         if precinct is not None:
@@ -327,7 +328,7 @@ def _resolve(tally: _Tally, table: Table, report: Report, used: set[int]) -> Dra
             below = by_county.get(county, {})
             if choice in below:
                 _cross_check(tally, choice, figure, below[choice], "precinct", report)
-                report.set_aside(RowKind.SUBTOTAL, f"row {figure[1]}")
+                set_aside_rows[figure[1]] = None
             else:
                 _put_one(draft, county, choice, figure)
                 used.add(figure[1])
@@ -338,10 +339,12 @@ def _resolve(tally: _Tally, table: Table, report: Report, used: set[int]) -> Dra
             for value in unit_sums:
                 total_below = _add(total_below, value)
             _cross_check(tally, choice, figure, total_below, "precinct" if has_precincts else "county", report)
-            report.set_aside(RowKind.SUBTOTAL, f"row {figure[1]}")
+            set_aside_rows[figure[1]] = None
         else:
             _put_one(draft, WHOLE_CONTEST, choice, figure)
             used.add(figure[1])
+    for row in set_aside_rows:
+        report.set_aside(RowKind.SUBTOTAL, f"row {row}")
     _settle_blank_rows(tally, draft, report)
     return draft
 

@@ -9,11 +9,14 @@ How the kind of election is known, first that applies:
 1. the caller says (`--election-kind primary|general`);
 2. the file says: its name in the OpenElections convention (`20160628__co__primary__county.csv`), or
    the format's own flag (NIST `PrimaryPartyIds`, read by that reader into `Draft.primary_party`);
-3. its content: a party with two candidates in one contest is a sign of a primary (in a general
-   election each party nominates one). The sign is not proof (a general election may list a party's
-   write-in candidate beside its nominee), so each contest of several parties is then decided both
-   ways (`Contest.if_primary`); where the readings disagree the contest is left undecided, asking for
-   `--election-kind`.
+3. its content. An unaffiliated candidate means a general election (a Colorado primary nominates party
+   candidates only). Two candidates of one party who each hold a real share of their party's votes in
+   one contest (at least 1/20) are a sign of a primary: in a general election each party nominates
+   one, and the second name is a write-in with a handful of votes (2014: Gardner and Cunningham, REP,
+   58,614 to 1 in Adams; 2016: Trump and Perry; 2018: DeGette and Lopez). The sign is not proof (a
+   multi-seat general contest may have two nominees of one party), so each contest of several parties
+   is then decided both ways (`Contest.if_primary`); where the readings disagree the contest is left
+   undecided, asking for `--election-kind`.
 Without a sign, the file is read as a general election; every verdict names the reading used.
 """
 from __future__ import annotations
@@ -34,6 +37,10 @@ _NO_PRIMARY = frozenset({
     "non partisan", "none", "write in", "wri", "w i", "unaffiliated party", "unf", "nop", "np",
 })
 NO_PARTY = "party not given"
+# Parties that never have a primary in Colorado: a candidate of one means the file is a general election.
+_UNAFFILIATED = frozenset({"una", "uaf", "unaffiliated", "unf", "unaffiliated party", "unaffiliated candidate"})
+# A party's second candidate is a real contender, not a write-in, with at least this share of its votes.
+SUBSTANTIAL_SHARE = 20  # 1/20
 
 
 def party_of(draft: "Draft", choice: str) -> str:
@@ -45,19 +52,41 @@ def _is_primary_party(party: str) -> bool:
 
 
 def primary_sign(drafts: list["Draft"]) -> tuple[str, str, list[str]] | None:
-    """(contest, party, its candidates) for the first contest where one party has two candidates."""
+    """(contest, party, its candidates) for the first contest where one party has two real contenders."""
     for draft in drafts:
         if draft.kind is not ContestKind.CANDIDATE or draft.primary_party:
             continue
+        totals = _totals(draft)
         by_party: dict[str, list[str]] = {}
         for choice in draft.choices:
             party = party_of(draft, choice)
             if _is_primary_party(party) and not is_write_in_bucket(choice) and "write" not in normalise(choice):
                 by_party.setdefault(normalise(party), []).append(choice)
-        for party_key, names in by_party.items():
-            if len(names) >= 2:
-                return draft.name, party_of(draft, names[0]), names
+        for names in by_party.values():
+            party_votes = sum(totals.get(n, 0) for n in names)
+            contenders = [n for n in names if totals.get(n, 0) * SUBSTANTIAL_SHARE >= party_votes > 0]
+            if len(contenders) >= 2:
+                return draft.name, party_of(draft, names[0]), contenders
     return None
+
+
+def general_sign(drafts: list["Draft"]) -> tuple[str, str] | None:
+    """(contest, candidate) of an unaffiliated candidate, who runs only in a general election."""
+    for draft in drafts:
+        if draft.kind is not ContestKind.CANDIDATE:
+            continue
+        for choice in draft.choices:
+            if normalise(party_of(draft, choice)) in _UNAFFILIATED:
+                return draft.name, choice
+    return None
+
+
+def _totals(draft: "Draft") -> dict[str, int]:
+    sums: dict[str, int] = {}
+    for counts in draft.votes_by_unit.values():
+        for choice, votes in counts.items():
+            sums[choice] = sums.get(choice, 0) + votes
+    return sums
 
 
 def parties_in(draft: "Draft") -> list[str]:
@@ -115,9 +144,15 @@ def settle_election_kind(drafts: list["Draft"], options: ReadOptions, report: "R
         return drafts, [reading] if multi_party else []
     if not multi_party:
         return drafts, []
+    unaffiliated = general_sign(drafts)
+    if unaffiliated is not None:
+        contest, candidate = unaffiliated
+        return drafts, [f"general election: the file does not say, but {candidate!r} in {contest!r} is unaffiliated, "
+                        "and a primary nominates party candidates only; candidates of every party are compared "
+                        "(--election-kind primary if it is a primary)"]
     sign = primary_sign(drafts)
     if sign is None:
-        return drafts, ["general election: the file does not say, and no party has two candidates in one "
+        return drafts, ["general election: the file does not say, and no party has two real contenders in one "
                         "contest; candidates of every party are compared (--election-kind primary if it is a "
                         "primary)"]
     contest, party, names = sign

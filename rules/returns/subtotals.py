@@ -3,7 +3,9 @@
 Readers set aside the subtotals they can recognise by name ("Total", "CO", "EL PASO CO"). A file may
 still carry one under a name nobody listed ("All Precincts", "Colorado"): adding it would double
 every total. A unit is such a subtotal when, for every choice of the contest, its votes equal the
-sum of the other units' votes of its group (the precincts of one county, or all units).
+sum of the other units' votes of its group (the precincts of one county, or all units), and at
+least two choices have votes: with one choice, one county equalling the sum of the others is a
+coincidence that happens (2016, District Attorney 11), and the verdict is "uncontested" anyway.
 
 Setting one aside can never change a verdict, even if two real precincts happened to qualify: the
 totals left are then exactly half of what they were, and the (1) test is the same at any scale,
@@ -48,7 +50,7 @@ def _subtotals_of(draft: "Draft", units: list[str], candidates: list[str] | None
     for unit in units:
         for choice, votes in draft.votes_by_unit[unit].items():
             sums[choice] = sums.get(choice, 0) + votes
-    if not any(sums.values()) or any(u in uncertain_units for u in units):
+    if sum(1 for total in sums.values() if total) < 2 or any(u in uncertain_units for u in units):
         return []
     found = []
     for unit in candidates if candidates is not None else units:

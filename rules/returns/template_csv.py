@@ -67,27 +67,16 @@ def parse(source: Source, report: Report) -> list[Draft]:
     for row, cells in table.rows():
         contest = cells[i_contest].strip()
         choice = cells[i_choice].strip()
-        cell = cells[i_votes]
-        hidden = None
-        if len(cell) <= MAX_DIGITS and cell.isascii() and cell.isdigit():  # is_plain_count, inlined: hot path
-            votes = int(cell)
-        else:
-            votes = _slow_count(table, row, cell, contest or None, report)
-            if votes is None:
-                hidden = hidden_count(cell, table.location(row, "votes"))
-        if not contest or not choice:
-            if contest_kind := (choice_row_kind(choice) if choice else None):
-                report.set_aside(contest_kind, f"row {row}")
+        named = bool(contest and choice)
+        if not named:
+            set_aside_kind = choice_row_kind(choice) if choice and not contest else None
+            if set_aside_kind is not None:
+                report.set_aside(set_aside_kind, f"row {row}")
                 continue
             if not contest:
                 problem(table.location(row, "contest"), "is empty; every row needs a contest", None)
             if not choice:
                 problem(table.location(row, "choice"), "is empty; every row needs a choice", contest or None)
-            continue
-        if trouble and row in trouble:
-            problem(f"row {row}", trouble[row], contest)
-            continue
-        unit = cells[i_unit].strip() if i_unit is not None else ""
         if i_seats is not None:
             cell = cells[i_seats]
             if cell != agreed_seats.get(contest) and cell.strip():
@@ -98,12 +87,26 @@ def parse(source: Source, report: Report) -> list[Draft]:
             if cell != agreed_kind.get(contest) and cell.strip():
                 if _read_kind(table, row, contest, cell.strip(), stated_kind, report):
                     agreed_kind[contest] = cell
+        if not named:
+            continue
+        if trouble and row in trouble:
+            problem(*trouble[row], contest)
+            continue
+        unit = cells[i_unit].strip() if i_unit is not None else ""
         row_kind = choice_row_kind(choice)
-        if row_kind is not None:
+        if row_kind is not None:  # a total, turnout or over/under row: its count is never used
             report.set_aside(row_kind, f"row {row}")
             continue
-        if votes is None and hidden is None:
-            continue  # a problem of its contest, already reported
+        cell = cells[i_votes]
+        hidden = None
+        if len(cell) <= MAX_DIGITS and cell.isascii() and cell.isdigit():  # is_plain_count, inlined: hot path
+            votes = int(cell)
+        else:
+            votes = _slow_count(table, row, cell, contest, report)
+            if votes is None:
+                hidden = hidden_count(cell, table.location(row, "votes"))
+                if hidden is None:
+                    continue  # a problem of its contest, already reported
         draft = drafts.get(contest)
         if draft is None:
             draft = drafts[contest] = Draft(name=contest)

@@ -68,8 +68,9 @@ def test_excerpt_notes_name_the_footnoted_rows_and_the_skipped_totals() -> None:
         "row 15: '0*' read as 0 (footnote marker stripped)",
         "row 18: '0*' read as 0 (footnote marker stripped)",
         "row 21: '0*' read as 0 (footnote marker stripped)",
-        "8 total rows cross-checked and skipped (county TOTAL, TOTALS or blank)",
     )
+    # The county TOTAL rows were cross-checked against the county rows beneath them and set aside.
+    assert [(s.kind, s.count) for s in returns.set_aside] == [("subtotal", 8)]
 
 
 def test_cr_only_line_endings_read_the_same() -> None:
@@ -86,7 +87,8 @@ def test_2016_style_blank_county_rows_are_totals() -> None:
     house = returns.contest("U.S. House - District 1")
     assert dict(house.totals) == {"Diana DeGette": 257_254, 'Charles "Casper" Stockham': 105_030, "Darrell Dinges": 16_752}
     assert house.units == ("ARAPAHOE", "DENVER", "JEFFERSON")
-    assert returns.notes == ("3 total rows cross-checked and skipped (county TOTAL, TOTALS or blank)",)
+    assert returns.notes == ()
+    assert [(s.kind, s.count) for s in returns.set_aside] == [("subtotal", 3)]
 
 
 RETENTION_NOTE_2016 = (
@@ -110,7 +112,6 @@ def test_2016_retention_without_no_votes_is_one_yes_only_question_per_judge() ->
         assert (decision.outcome, decision.automatic_recount, decision.next_highest) == ("uncontested", False, None)
     assert returns.notes == (
         RETENTION_NOTE_2016,
-        "3 total rows cross-checked and skipped (county TOTAL, TOTALS or blank)",
         "'Court of Appeals: Gilbert M. Rom\ufffdn' contains '\ufffd': a character was lost before this file "
         "was made; kept as written",
     )
@@ -137,12 +138,13 @@ def test_retention_offices_are_the_colorado_courts() -> None:
         ("Denver Probate Court: Elizabeth Leith", "question", ("Yes",)),
         ("District Attorney - District 17", "candidate", ("Dave Young",)),
         ("County Commissioner - District 1", "candidate", ("Eva Henry", "Jan Kulmann")),
-        ("Court of Appeals Question", "candidate", ("Yes", "No")),
+        ("Court of Appeals Question", "question", ("Yes", "No")),  # read from its answers, with a note
     ]
     assert returns.notes == (
         "retention: no 'No' votes in the file for District Court, 17th Judicial District, County Court, Adams, "
         "Denver Probate Court; each judge is read as its own question (e.g. 'District Court, 17th Judicial "
-        "District: Donald S. Quick') with only its Yes votes: not checkable (shown as uncontested)",)
+        "District: Donald S. Quick') with only its Yes votes: not checkable (shown as uncontested)",
+        "'Court of Appeals Question' read as a question: its choices are Yes and No and no kind is given")
 
 
 def test_retention_with_a_no_votes_column_left_blank_for_a_judge() -> None:
@@ -214,10 +216,8 @@ def test_precinct_rows_are_units_and_county_rows_are_subtotals() -> None:
     returns = parse_returns(text)
     mayor = returns.contest("Mayor")
     assert mayor.votes_by_unit == {"ADAMS / 101": {"Ann": 3}, "ADAMS / 102": {"Ann": 4}, "BACA": {"Ann": 2}}
-    assert returns.notes == (
-        "2 total rows cross-checked and skipped (county TOTAL, TOTALS or blank)",
-        "1 total row used as the only figures for their candidate (no county rows)",
-    )
+    assert returns.notes == ("1 total row used as the only figures for their candidate (no county rows)",)
+    assert [(s.kind, s.count, s.rows) for s in returns.set_aside] == [("subtotal", 2, ("row 4", "row 6"))]
     bad = text.replace("ADAMS,,Mayor,,,Ann,7", "ADAMS,,Mayor,,,Ann,8")
     assert problems_of(bad) == [
         ("row 4, column votes", "total 8 for 'Ann' in 'Mayor' does not match the sum of its precinct rows, 7")]
@@ -235,16 +235,14 @@ def test_bad_cells_are_all_listed() -> None:
         "county,office,district,party,candidate,votes,no_votes\n"
         "ADAMS,Mayor,,,Ann,,\n"
         "ADAMS,,,,Bo,5,\n"
-        "ADAMS,Mayor,,,,5,\n"
         "ADAMS,Issue 1,,,Parks,5,-2\n"
         "ADAMS,Mayor,,,Cy,1.5,\n"
     )
     assert problems_of(text) == [
         ("row 2, column votes", "is empty; expected a whole number of votes"),
         ("row 3, column office", "is empty; every row needs an office"),
-        ("row 4, column candidate", "is empty; every row needs a candidate"),
-        ("row 5, column no_votes", "must not be negative (got '-2')"),
-        ("row 6, column votes", "must be a whole number of votes (got '1.5')"),
+        ("row 4, column no_votes", "must not be negative (got '-2')"),
+        ("row 5, column votes", "must be a whole number of votes (got '1.5')"),
     ]
 
 
@@ -260,9 +258,9 @@ def test_a_refused_cell_is_not_reported_again_as_a_total_mismatch() -> None:
     )
     assert problems_of(text) == [
         ("row 2, column votes", "is not a whole number of votes (got '7x')"),
-        ("row 6, column no_votes", "must be a whole number of votes (got '2.5')"),
         ("row 5, column no_votes", "is empty, but 'Parks' in 'Issue 1' has no votes on row 7; "
                                    "a yes/no question needs them on every row"),
+        ("row 6, column no_votes", "must be a whole number of votes (got '2.5')"),
     ]
 
 
@@ -306,8 +304,8 @@ def test_seats_come_from_the_caller() -> None:
 
 def test_missing_columns() -> None:
     assert problems_of("county,office,party,candidate\nADAMS,Mayor,,Ann\n") == [
-        ("row 1", "missing column 'votes'; expected county, office, candidate, votes and optionally "
-                  "precinct, district, party, no_votes")]
+        ("row 1", "missing column 'votes'; expected office, candidate, votes and optionally "
+                  "county, precinct, district, party, no_votes")]
     # Detected as OpenElections from county, office and candidate, so the clerk hears the same.
     assert parse_problems("county,office,party,candidate\nADAMS,Mayor,,Ann\n") == problems_of(
         "county,office,party,candidate\nADAMS,Mayor,,Ann\n")
@@ -377,13 +375,15 @@ def test_real_2016_spot_values() -> None:
     assert all(check_automatic_recount(c).outcome == "uncontested" for c in judges)
     assert returns.notes == (
         RETENTION_NOTE_2016,
-        "300 total rows cross-checked and skipped (county TOTAL, TOTALS or blank)",
         # The source file itself carries U+FFFD where accented letters were lost.
         "'Dan Pab\ufffdn' contains '\ufffd': a character was lost before this file was made; kept as written",
         "'V\ufffdronique Marie Bellamy' contains '\ufffd': a character was lost before this file was made; kept as written",
         "'Court of Appeals: Gilbert M. Rom\ufffdn' contains '\ufffd': a character was lost before this file was made; "
         "kept as written",
     )
+    # The blank-county rows are the state totals: cross-checked against the 64 counties and set aside.
+    assert [(s.kind, s.count) for s in returns.set_aside] == [("subtotal", 300)]
+    assert "general election" in returns.readings[0] and "unaffiliated" in returns.readings[0]
 
 
 @needs_shared
@@ -401,8 +401,8 @@ def test_real_2018_spot_values() -> None:
         "row 2347: '0*' read as 0 (footnote marker stripped)",
         "row 2350: '0*' read as 0 (footnote marker stripped)",
         "row 2353: '0*' read as 0 (footnote marker stripped)",
-        "404 total rows cross-checked and skipped (county TOTAL, TOTALS or blank)",
     )
+    assert [(s.kind, s.count) for s in returns.set_aside] == [("subtotal", 404)]
 
 
 @needs_shared
