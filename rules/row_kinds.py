@@ -78,10 +78,16 @@ _YES = frozenset({"yes", "for", "approve", "approved", "accept"})
 _NO = frozenset({"no", "against", "reject", "rejected", "not approved"})
 
 
+# Placeholders where a contest had no candidate (Dolores 2010: "No Candidate for Race").
+_NOT_RESULTS = frozenset({"no candidate for race", "no candidate", "no candidates", "no candidate filed"})
+
+
 @lru_cache(maxsize=4096)
 def choice_row_kind(choice: str) -> RowKind | None:
     """The kind of row a choice name makes (None: votes for a choice, or a write-in bucket)."""
     key = normalise(choice)
+    if key in _NOT_RESULTS:
+        return RowKind.NOT_RESULTS
     if key in _TOTAL_CHOICES:
         return RowKind.CONTEST_TOTAL
     if key in _TURNOUT:
@@ -138,6 +144,19 @@ def answer(choice: str) -> str | None:
     if tokens <= {"no", "against", "reject"}:
         return "no"
     return None
+
+
+_VOTE_FOR = re.compile(
+    r"\(\s*vote\s+for\s*[=:]?\s*(?:not\s+more\s+than\s+|no\s+more\s+than\s+|up\s+to\s+)?(\d{1,3})\s*\)", re.I)
+
+
+def seats_in_name(name: str) -> int | None:
+    """N of "(Vote For N)" (Clarity, OpenElections), "(Vote For=N)" (Dominion), "(Vote for not more than N)"."""
+    match = _VOTE_FOR.search(name)
+    if match is None:
+        return None
+    seats = int(match[1])
+    return seats if seats >= 1 else None
 
 
 def is_question(choices) -> bool:

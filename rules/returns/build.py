@@ -5,7 +5,8 @@ what it set aside and what it could not read. `finish` then, for every format al
 1. sets aside units whose votes are the sum of the others (`subtotals`);
 2. reads a contest whose choices are Yes and No (For/Against, Yes/For and No/Against) as a question,
    unless the format said what it is;
-3. applies the caller's seat numbers, and says where one seat was assumed;
+3. takes the seats from "(Vote For N)" in a contest's name where the format gives no number, applies
+   the caller's seat numbers, and says where one seat was assumed;
 4. settles the kind of election and splits party primaries (`primaries`);
 5. leaves undecided every contest with a row it could not read (each with why and where), and keeps
    every other contest;
@@ -21,7 +22,7 @@ from rules.returns.options import ReadOptions
 from rules.returns.primaries import settle_election_kind
 from rules.returns.problems import ROWS_PER_UNDECIDED, Problem, Report
 from rules.returns.subtotals import set_aside_sum_subtotals
-from rules.row_kinds import is_question, is_write_in_bucket
+from rules.row_kinds import is_question, is_write_in_bucket, seats_in_name
 
 REPLACEMENT_CHARACTER = "\ufffd"
 ONE_SEAT_ASSUMED = 'one seat: the file does not say how many (--seats "{name}=N" to say)'
@@ -77,6 +78,11 @@ def finish(
             set_aside_sum_subtotals(draft, report)
         if not draft.kind_stated and draft.kind is ContestKind.CANDIDATE:
             _infer_question(draft, report)
+    for draft in drafts:
+        if draft.seats is None and draft.kind is ContestKind.CANDIDATE:
+            said = seats_in_name(draft.name)
+            if said is not None:
+                draft.seats, draft.seats_location = said, f"the contest's name ({draft.name!r})"
     if seats:
         _apply_seats(drafts, seats, report)
     if not drafts and not report.problems and not report.has_row_problems():

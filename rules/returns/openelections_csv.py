@@ -76,6 +76,7 @@ class _Tally:
     retention: tuple[str, str] | None = None  # (office, judge) of a judge read from rows without no_votes
     yes_only_row: int = 0  # the first such row
     stated: bool = False  # the rows say it is a question (no_votes, a retention, answers in the party cell)
+    unit_totals: dict[tuple[str, str | None], int] = field(default_factory=dict)  # a "Total" row per unit
 
 
 def detect(head) -> bool:
@@ -128,6 +129,8 @@ def _read_rows(table: Table, report: Report) -> dict[str, _Tally]:
         set_aside = choice_row_kind(candidate)
         if set_aside is not None:
             report.set_aside(set_aside, f"row {row}")
+            if set_aside is RowKind.CONTEST_TOTAL and office and not party:
+                _keep_unit_total(tallies, cells, office, county, row, i_district, i_precinct, i_votes, i_no)
             continue
         if not office:
             report.row_problem(table.location(row, "office"), "is empty; every row needs an office", None)
@@ -191,6 +194,20 @@ def _read_rows(table: Table, report: Report) -> dict[str, _Tally]:
                 report.row_problem(f"row {row}", f"repeats row {first}: {name!r}, {candidate!r}, {_where(level_key)}",
                                    name)
     return tallies
+
+
+def _keep_unit_total(tallies, cells, office, county, row, i_district, i_precinct, i_votes, i_no) -> None:
+    """Remember a unit's "Total" row (Douglas 2018): it narrows the counts the same unit hides ("(< 25)")."""
+    if i_no is not None and cells[i_no].strip():
+        return
+    district = cells[i_district].strip() if i_district is not None else ""
+    base = f"{office} - District {district}" if district else office
+    precinct = cells[i_precinct].strip() if i_precinct is not None else None
+    level_key = _level(county, precinct)
+    votes = cells[i_votes].strip()
+    if isinstance(level_key, tuple) and is_plain_count(votes):
+        tally = tallies.setdefault(base, _Tally(name=base, kind=ContestKind.CANDIDATE))
+        tally.unit_totals[level_key] = int(votes)
 
 
 def _name_of(base: str, candidate: str, no_cell: str, party: str) -> str:
@@ -346,6 +363,7 @@ def _resolve(tally: _Tally, table: Table, report: Report, used: set[int]) -> Dra
     for row in set_aside_rows:
         report.set_aside(RowKind.SUBTOTAL, f"row {row}")
     _settle_blank_rows(tally, draft, report)
+    _narrow_by_unit_totals(tally, draft, report)
     return draft
 
 
@@ -439,3 +457,52 @@ def _matches(votes: int, values: list[int | Bound]) -> bool:
     if isinstance(total, int):
         return total == votes
     return total.low <= votes and (total.high is None or votes <= total.high)
+
+
+def _narrow_by_unit_totals(tally: _Tally, draft: Draft, report: Report) -> None:
+    """Narrow the hidden counts of a unit by its "Total" row, when this contest's Total rows are trusted.
+
+    Douglas County 2018 gives, per precinct, each candidate ("(< 25)" when small) and a "Total" row.
+    Where every count of a precinct is given, Total is their sum; so where some are hidden, they add up
+    to Total minus the rest, and each lies within that. Trusted only when every precinct of the contest
+    with all its counts given agrees with its Total (a "Total" that also counted blank ballots would
+    not): otherwise the Total rows are only set aside.
+    """
+    if not tally.unit_totals or not draft.uncertain:
+        return
+    hidden_by_unit: dict[str, list[tuple[str, Bound]]] = {}
+    for (unit, choice), bound in draft.uncertain.items():
+        hidden_by_unit.setdefault(unit, []).append((choice, bound))
+    totals = {(f"{c} / {p}" if p is not None else c): t for (c, p), t in tally.unit_totals.items()}
+    checked = 0
+    for unit, total in totals.items():
+        counts = draft.votes_by_unit.get(unit)
+        if counts is None or unit in hidden_by_unit:
+            continue
+        if sum(counts.values()) != total:
+            return
+        checked += 1
+    if not checked:
+        return
+    narrowed = 0
+    for unit, hidden in hidden_by_unit.items():
+        total = totals.get(unit)
+        if total is None:
+            continue
+        known = sum(v for c, v in draft.votes_by_unit[unit].items() if (unit, c) not in draft.uncertain)
+        rest = total - known
+        lows = sum(b.low for _, b in hidden)
+        highs = None if any(b.high is None for _, b in hidden) else sum(b.high for _, b in hidden)
+        for choice, bound in hidden:
+            low = bound.low if highs is None else max(bound.low, rest - (highs - bound.high))
+            high = rest - (lows - bound.low)
+            high = high if bound.high is None else min(bound.high, high)
+            if low > high or low < 0:
+                return  # the Total cannot be the sum here: trust none of it
+            if (low, high) != (bound.low, bound.high):
+                draft.add_uncertain(unit, choice, Bound(low, high, bound.written, bound.location))
+                narrowed += 1
+    if narrowed:
+        report.note(f"{tally.name!r}: {narrowed} hidden count{'s' if narrowed != 1 else ''} narrowed by "
+                    "their precinct's Total row (checked against every precinct whose counts are all given)",
+                    kind="hidden counts narrowed")
