@@ -22,7 +22,7 @@ log = logging.getLogger("recount_bot.check")
 def check_command(ix: Interaction, args: str) -> None:
     outcome = checking.check(ix.services, team_id=ix.team_id, actor=ix.user_id, settings=ix.member.settings,
                              contest_name=args.strip().strip('"') or None)
-    if args.strip():
+    if args.strip() and outcome.verdicts:
         messages = [one_verdict(outcome, outcome.verdicts[0], checked_by=ix.user_id)]
     else:
         messages = all_verdicts(outcome, checked_by=ix.user_id)

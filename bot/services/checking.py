@@ -14,11 +14,12 @@ from bot.services.access import ensure_workspace
 from bot.services.context import Services
 from bot.services.errors import NotFound
 from bot.services.survey import rules_contests
-from rules.contest import ContestKind
+from rules.contest import ContestKind, Undecided
 from rules.deadlines import automatic_recount_deadline, contest_filing_deadline
-from rules.margin import MarginDecision, check_automatic_recount
+from rules.margin import MarginDecision
 from rules.serialize import to_jsonable
 from rules.statute import AUTOMATIC_RECOUNT_MARGIN
+from rules.verdicts import decide_contest
 from storage import audit
 from storage.models import (
     CaseDeadline, CaseKind, Contest, Election, IssueCommittee, Notice, RecipientKind, RecountCase, SurveyVersion,
@@ -43,6 +44,9 @@ class CheckOutcome:
     version_number: int
     multi_seat_rule: str
     verdicts: tuple[ContestVerdict, ...]  # closest first
+    # Contests the rules cannot decide from the survey (no votes counted yet, only write-ins): no case
+    # is opened for them, and the answer says why.
+    undecided: tuple[Undecided, ...] = ()
 
     @property
     def opened(self) -> list[ContestVerdict]:
@@ -123,9 +127,12 @@ def check(services: Services, *, team_id: str, actor: str, settings: OfficeSetti
                 names = ", ".join(c.name for c, _ in rules_contests(session, version)[:8])
                 raise NotFound(f"No contest called “{contest_name}” in {election.name}. Contests: {names}.")
             wanted = [contest.id]
-        verdicts = []
+        verdicts, undecided = [], []
         for stored, contest in rules_contests(session, version, wanted):
-            decision = check_automatic_recount(contest, settings.multi_seat_rule)
+            decision = decide_contest(contest, settings.multi_seat_rule)
+            if isinstance(decision, Undecided):
+                undecided.append(decision)
+                continue
             case_id, opened = None, False
             if decision.automatic_recount:
                 case_id, opened = _open_automatic_case(
@@ -135,12 +142,13 @@ def check(services: Services, *, team_id: str, actor: str, settings: OfficeSetti
                 case_id = session.scalar(select(RecountCase.id).where(RecountCase.contest_id == stored.id))
             card = session.scalar(select(RecountCase.card_ts).where(RecountCase.id == case_id)) if case_id else None
             verdicts.append(ContestVerdict(stored.id, decision, case_id, opened, card is not None))
-        if wanted and not verdicts:
+        if wanted and not verdicts and not undecided:
             raise NotFound(f"{contest_name} has no returns in version {version.number} yet.")
         verdicts.sort(key=lambda v: v.decision.closeness)
         audit.append(session, actor=actor, action="survey.checked", entity="survey_version", entity_id=version.id,
                      after={"contests": len(verdicts), "automatic": [v.decision.contest for v in verdicts
                                                                      if v.decision.automatic_recount],
+                            "undecided": [u.contest for u in undecided],
                             "rule": settings.multi_seat_rule.value}, workspace_id=workspace.id, at=now)
         return CheckOutcome(election.name, election.election_date, election.local_government.name, version.number,
-                            settings.multi_seat_rule.value, tuple(verdicts))
+                            settings.multi_seat_rule.value, tuple(verdicts), tuple(undecided))

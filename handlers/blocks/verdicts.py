@@ -45,13 +45,16 @@ def one_verdict(outcome: CheckOutcome, verdict: ContestVerdict, *, checked_by: s
     ]
     if d.tie_note:
         blocks.append(section(f":scales: *Tie:* {esc(d.tie_note)}."))
+    if d.write_in_note:
+        blocks.append(section(f":pencil2: *Write-ins:* {esc(d.write_in_note)}."))
     if verdict.case_opened_now:
         blocks.append(section(":file_folder: A recount case was opened; its card follows with the deadline and the "
                               "notices owed."))
     elif verdict.case_id:
         blocks.append(context(f"Recount case #{verdict.case_id} is already open for this contest."))
     blocks.append(context(
-        f"*{d.citation}* · Reading: {esc(d.rule)}",
+        f"*{d.citation}* · Reading{'s' if len(d.readings) > 1 else ''}: "
+        + esc("; ".join(d.readings) if d.readings else d.rule)[:1500],
         f"{esc(outcome.election_name)} ({day(outcome.election_date)}) · survey of returns version "
         f"{outcome.version_number} · checked by <@{checked_by}>"))
     return blocks
@@ -65,6 +68,7 @@ def _line(v: ContestVerdict) -> str:
         return f"{tag} · *{esc(d.contest)}* — {_standing(d.highest)}; no next highest"
     seats = f" · {d.seats} seats" if d.seats > 1 else ""
     tie = " · :scales: tie for the last seat" if d.tie_for_last_seat else ""
+    tie += " · :pencil2: the write-in line could matter (see the contest)" if d.write_in_note else ""
     case = ""
     if v.case_id is not None:
         case = f" · recount case #{v.case_id} {'opened' if v.case_opened_now else 'already open'}"
@@ -72,25 +76,32 @@ def _line(v: ContestVerdict) -> str:
             f"{d.margin:,} (triggers at ≤ {d.max_margin_for_recount:,}){tie}{case}")
 
 
+def _undecided_line(u) -> str:
+    return f":grey_question: *undecided* · *{esc(u.contest or '')}* — {esc(u.reason)}"
+
+
 def all_verdicts(outcome: CheckOutcome, *, checked_by: str) -> list[list[dict]]:
     """The first message and, when the election has more contests than one message holds, the rest as
     further messages for the thread, so nothing is left out."""
     verdicts = outcome.verdicts
     recounts = sum(v.decision.automatic_recount for v in verdicts)
+    undecided = (f" *{len(outcome.undecided)}* could not be decided (listed last, with why)."
+                 if outcome.undecided else "")
     head = [
         header(f"Survey of returns checked: {outcome.election_name}"),
         section(f"*{len(verdicts)}* contests, closest first. *{recounts}* need"
                 f"{'s' if recounts == 1 else ''} an automatic recount under C.R.S. 1-13.5-1306(1): the difference "
-                "between the highest and the next highest is at most ½ of 1% of the highest."),
+                "between the highest and the next highest is at most ½ of 1% of the highest." + undecided),
         context(f"{day(outcome.election_date)} · {esc(outcome.local_government)} · survey version "
                 f"{outcome.version_number} · multi-seat reading: {outcome.multi_seat_rule} · checked by <@{checked_by}>"),
     ]
     room = MESSAGE_BLOCKS_LIMIT - len(head) - 1
-    lines = [section(_line(v)) for v in verdicts]
+    lines = [section(_line(v)) for v in verdicts] + [section(_undecided_line(u)) for u in outcome.undecided]
     messages = [head + lines[:room]]
     rest = lines[room:]
     if rest:
-        messages[0].append(context(f"{len(rest)} further contests, all further from the margin, follow in the thread."))
+        messages[0].append(context(f"{len(rest)} further contests, further from the margin or undecided, follow in "
+                                   "the thread."))
     for start in range(0, len(rest), MESSAGE_BLOCKS_LIMIT):
         messages.append(rest[start:start + MESSAGE_BLOCKS_LIMIT])
     ties = [v for v in verdicts if v.decision.tie_note]
@@ -103,7 +114,9 @@ def all_verdicts(outcome: CheckOutcome, *, checked_by: str) -> list[list[dict]]:
 def verdict_text(outcome: CheckOutcome) -> str:
     """The notification text (shown where blocks are not: notifications, screen readers)."""
     recounts = [v.decision.contest for v in outcome.verdicts if v.decision.automatic_recount]
-    if len(outcome.verdicts) == 1:
+    if len(outcome.verdicts) == 1 and not outcome.undecided:
         return outcome.verdicts[0].decision.reason
+    if not outcome.verdicts and len(outcome.undecided) == 1:
+        return f"{outcome.undecided[0].contest}: undecided: {outcome.undecided[0].reason}"
     return (f"{outcome.election_name}: {len(outcome.verdicts)} contests checked; automatic recount: "
             f"{', '.join(recounts) if recounts else 'none'} (C.R.S. 1-13.5-1306(1)).")

@@ -146,3 +146,21 @@ def test_a_slack_retry_of_the_same_delivery_is_not_processed_twice(harness) -> N
     with harness.db.transaction() as s:
         assert s.scalar(select(func.count()).select_from(AuditEntry).where(
             AuditEntry.action == "survey.checked")) == 1
+
+
+def test_a_contest_with_no_votes_counted_is_undecided_and_opens_no_case(harness, tmp_path) -> None:
+    # Returns recorded before any ballot was counted: 0-0 is not a tie inside the margin.
+    path = tmp_path / "before-the-count.csv"
+    path.write_text("contest,choice,votes\nFire Board,Avery,0\nFire Board,Blake,0\n"
+                    "Library Trustee,Casey,510\nLibrary Trustee,Drew,508\n", encoding="utf-8")
+    load_example(harness, path=path)
+    assert harness.command("check").status == 200
+    harness.wait("chat.postMessage", count=2)  # the verdicts and the Library Trustee's case card
+    text = text_of(harness.posted()[0])
+    assert "*1* could not be decided" in text
+    assert "*undecided* · *Fire Board* — no votes counted" in text
+    with harness.db.transaction() as s:
+        cases = s.scalars(select(RecountCase)).all()
+        assert len(cases) == 1 and cases[0].verdict["contest"] == "Library Trustee"
+        checked = s.scalars(select(AuditEntry).where(AuditEntry.action == "survey.checked")).one()
+        assert checked.after["undecided"] == ["Fire Board"]
