@@ -28,7 +28,8 @@ ASPEN = "Aspen Grove Library District - Trustee"
 
 CONTEST_KEYS = {
     "contest", "automatic_recount", "highest", "next_highest", "margin", "max_margin_for_recount", "rule",
-    "citation", "reason", "outcome", "kind", "seats", "winners", "tie_for_last_seat", "tie_note",
+    "readings", "citation", "reason", "outcome", "kind", "seats", "winners", "tie_for_last_seat", "tie_note",
+    "write_in_note",
 }
 
 
@@ -70,6 +71,16 @@ def assert_bad_input(result: subprocess.CompletedProcess[str], *expected: str) -
     for fragment in expected:
         assert fragment in result.stderr, f"{fragment!r} not in stderr:\n{result.stderr}"
     return result.stderr
+
+
+def assert_undecided(result: subprocess.CompletedProcess[str], *expected: str) -> str:
+    """Exit 3: the file was read, a contest could not be decided; it is listed (stdout) with its rows."""
+    assert result.returncode == 3, (result.returncode, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr and "could not be decided" in result.stderr
+    assert "Undecided (" in result.stdout
+    for fragment in expected:
+        assert fragment in result.stdout, f"{fragment!r} not in stdout:\n{result.stdout}"
+    return result.stdout
 
 
 def write(tmp_path: Path, name: str, text: str) -> Path:
@@ -148,7 +159,9 @@ def test_text_states_the_test_and_cites_every_verdict(example_text):
 
 def test_json_shape_and_types():
     data = check_json(EXAMPLE)
-    assert set(data) == {"contests", "source_format", "multi_seat_rule", "notes"}
+    assert set(data) == {"contests", "undecided", "set_aside", "source_format", "multi_seat_rule", "readings",
+                         "notes"}
+    assert data["undecided"] == [] and data["set_aside"] == []
     assert data["source_format"] == "template"
     assert data["multi_seat_rule"] == "last-winner-first-loser"
     assert isinstance(data["notes"], list)
@@ -273,14 +286,20 @@ def test_missing_column_detected_format_names_the_column(tmp_path):
 
 
 def test_negative_votes(tmp_path):
-    path = write(tmp_path, "neg.csv", "contest,choice,votes\nMayor,Alice,-5\nMayor,Bob,3\n")
-    assert_bad_input(recount_bot("check", path), "1 problem in the returns",
-                     "row 2, column votes: must not be negative (got '-5')")
+    path = write(tmp_path, "neg.csv", "contest,choice,votes\nMayor,Alice,-5\nMayor,Bob,3\nBoard,Cy,4\nBoard,Di,1\n")
+    out = assert_undecided(recount_bot("check", path), "- Mayor: a row of this contest cannot be read",
+                           "row 2, column votes: must not be negative (got '-5')")
+    assert out.startswith("1 contest checked (template format)")  # Board is still decided
+    data = json.loads(recount_bot("check", path, "--format", "json").stdout)
+    assert [c["contest"] for c in data["contests"]] == ["Board"]
+    assert data["undecided"] == [{"contest": "Mayor", "reason": "a row of this contest cannot be read: row 2, column "
+                                  "votes: must not be negative (got '-5')",
+                                  "rows": ["row 2, column votes: must not be negative (got '-5')"]}]
 
 
 def test_fractional_votes(tmp_path):
     path = write(tmp_path, "frac.csv", "contest,choice,votes\nMayor,Alice,12.5\nMayor,Bob,3\n")
-    assert_bad_input(recount_bot("check", path), "row 2, column votes: must be a whole number of votes (got '12.5')")
+    assert_undecided(recount_bot("check", path), "row 2, column votes: must be a whole number of votes (got '12.5')")
 
 
 def test_empty_file(tmp_path):
@@ -295,8 +314,7 @@ def test_header_only(tmp_path):
 
 def test_duplicate_contest_choice_unit_names_both_rows(tmp_path):
     path = write(tmp_path, "dup.csv", "contest,choice,votes,unit\nMayor,Alice,5,P1\nMayor,Bob,3,P1\nMayor,Alice,6,P1\n")
-    assert_bad_input(recount_bot("check", path),
-                     "row 4: repeats row 2: contest 'Mayor', choice 'Alice', unit 'P1'")
+    assert_undecided(recount_bot("check", path), "row 4: repeats row 2: contest 'Mayor', choice 'Alice', unit 'P1'")
 
 
 def test_unknown_content_format(tmp_path):
@@ -347,8 +365,8 @@ def test_several_problems_all_listed(tmp_path):
                  "B,y,3,1,animal,P1\n"          # row 6: kind
                  "B,x,6,1,candidate,P1\n"       # row 7: repeats row 5
                  "C,p,abc,1,candidate,P1\n")    # row 8: not a number
-    stderr = assert_bad_input(
-        recount_bot("check", path), "7 problems in the returns; nothing was checked",
+    stdout = assert_undecided(
+        recount_bot("check", path), "0 contests checked", "4 could not be decided",
         "row 2, column votes: must not be negative",
         "row 3, column votes: must be a whole number of votes (got '12.5')",
         "row 4, column contest: is empty",
@@ -357,7 +375,10 @@ def test_several_problems_all_listed(tmp_path):
         "row 7: repeats row 5",
         "row 8, column votes:",
     )
-    assert len([line for line in stderr.splitlines() if line.startswith("  ")]) == 7
+    assert len([line for line in stdout.splitlines() if line.startswith("    row ")]) == 7
+    # Recording such a file is refused whole, listing all seven.
+    result = recount_bot("import", path, "--election-date", "2026-11-03", "--name", "E")
+    assert result.returncode == 2 and "7 problems in the returns; nothing was imported" in result.stderr
 
 
 def _nist_with(tmp_path: Path, counts: dict[tuple[int, int], object]) -> Path:
@@ -404,7 +425,8 @@ def test_openelections_2016_real_file():
     # 128 offices, plus each of the 11 judges standing for retention as its own Yes-only question: the
     # file has no "No" votes, so they are uncontested (not checkable) rather than compared with each other.
     assert len(data["contests"]) == 139
-    assert any("total rows cross-checked" in note for note in data["notes"])
+    assert [(s["kind"], s["count"]) for s in data["set_aside"]] == [("subtotal", 300)]
+    assert data["undecided"] == []
     assert any(note.startswith("retention: no 'No' votes in the file for Supreme Court, Court of Appeals")
                for note in data["notes"])
     judges = [c for c in data["contests"] if c["contest"].startswith(("Supreme Court", "Court of Appeals"))]

@@ -3,8 +3,9 @@
 Readers set aside the subtotals they can recognise by name ("Total", "CO", "EL PASO CO"). A file may
 still carry one under a name nobody listed ("All Precincts", "Colorado"): adding it would double
 every total. A unit is such a subtotal when, for every choice of the contest, its votes equal the
-sum of the other units' votes of its group (the precincts of one county, or all units), and at
-least two choices have votes: with one choice, one county equalling the sum of the others is a
+sum of the other units' votes of its group (the precincts of one county, or all units), at least
+two other units have votes (two equal units are a repeat, not a total), and at least two choices
+have votes: with one choice, one county equalling the sum of the others is a
 coincidence that happens (2016, District Attorney 11), and the verdict is "uncontested" anyway.
 
 Setting one aside can never change a verdict, even if two real precincts happened to qualify: the
@@ -43,7 +44,7 @@ def set_aside_sum_subtotals(draft: "Draft", report: "Report") -> None:
 
 
 def _subtotals_of(draft: "Draft", units: list[str], candidates: list[str] | None = None) -> list[str]:
-    if len(units) < 2:
+    if len(units) < 3:  # two units equal in every choice are a repeat, not one the total of the other
         return []
     uncertain_units = {unit for unit, _ in draft.uncertain}
     sums: dict[str, int] = {}
@@ -57,7 +58,7 @@ def _subtotals_of(draft: "Draft", units: list[str], candidates: list[str] | None
         counts = draft.votes_by_unit.get(unit)
         if counts is None or unit not in units:
             continue
-        if all(counts.get(choice, 0) * 2 == total for choice, total in sums.items()):
+        others = sum(1 for other in units if other != unit and any(draft.votes_by_unit[other].values()))
+        if others >= 2 and all(counts.get(choice, 0) * 2 == total for choice, total in sums.items()):
             found.append(unit)
-    # Only two units, equal in every choice: each is "the sum of the other"; keep the first.
-    return found[-1:] if len(found) > 1 else found
+    return found
