@@ -25,14 +25,16 @@ class ReadOptions:
     file_name: str | None = None
 
 
-_WORDS = re.compile(r"[^0-9a-z]+")
+# Words of a file name: split at anything not a letter or digit, and where case or letters/digits change
+# ("2024GeneralPrecinctLevelResults.csv": 2024, General, Precinct, ...).
+_WORDS = re.compile(r"[^0-9A-Za-z]+|(?<=[a-z])(?=[A-Z])|(?<=[0-9])(?=[A-Za-z])|(?<=[A-Za-z])(?=[0-9])")
 
 
 def kind_from_file_name(file_name: str | None) -> ElectionKind | None:
     """"primary" or "general" as a word of the file's name (OpenElections: 20160628__co__primary__county.csv)."""
     if not file_name:
         return None
-    stem = file_name.replace("\\", "/").rsplit("/", 1)[-1].casefold()
-    words = set(_WORDS.split(stem))
+    stem = file_name.replace("\\", "/").rsplit("/", 1)[-1]
+    words = {word.casefold() for word in _WORDS.split(stem)}
     said = {kind for kind in ElectionKind if kind.value in words}
     return said.pop() if len(said) == 1 else None
