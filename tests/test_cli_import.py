@@ -121,3 +121,28 @@ def test_team_left_out_with_several_workspaces_lists_them(database) -> None:
     assert_refused(run_import(url, EXAMPLE, *PLACE), 2, "holds 2 workspaces", "--team",
                           "T0FIRST01 (Office T0FIRST01)", "T0SECOND2 (Office T0SECOND2)")
     assert count(db, SurveyVersion) == 0
+
+
+PRIMARY = ROOT / "tests" / "fixtures" / "returns" / "openelections-co" / "20160628__co__primary__county.csv"
+
+
+def test_a_real_file_imports_with_what_was_set_aside_and_the_readings_said(database, tmp_path) -> None:
+    url, db = database
+    result = run_import(url, PRIMARY, "--team", "T0OFFICE1", *PLACE)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Regular Special District Election: survey of returns version 1 recorded (164 contests)."
+    assert lines[1].startswith("Reading: party primary: the file's name says so (20160628__co__primary__county.csv)")
+    # The same rows under a name that says nothing: a primary cannot be told from a general election, so
+    # nothing is recorded until the clerk says which it is.
+    unnamed = tmp_path / "returns.csv"
+    unnamed.write_bytes(PRIMARY.read_bytes())
+    refused = recount_bot("import", str(unnamed), "--election-date", "2026-06-28", "--name", "Primary",
+                          "--team", "T0OFFICE1", *PLACE, database_url=url)
+    assert refused.returncode == 2 and "nothing was imported" in refused.stderr
+    assert "contest 'State Senate - District 25': the file does not say whether it is a party primary" in refused.stderr
+    said = recount_bot("import", str(unnamed), "--election-date", "2026-06-28", "--name", "Primary",
+                       "--election-kind", "primary", "--team", "T0OFFICE1", *PLACE, database_url=url)
+    assert said.returncode == 0, said.stderr
+    assert "Reading: party primary: as you said (--election-kind)" in said.stdout
+    assert count(db, SurveyVersion) == 2

@@ -1,6 +1,9 @@
 """`recount-bot import FILE`: load a survey of returns into an election, as a new version.
 
-Any format `check` reads. A re-import of changed returns records version 2, 3, ...; an identical one
+Any format `check` reads, with the same options (--input-format, --seats, --election-kind). A survey of
+returns must be complete: a file with a contest `check` would list as undecided (a row it cannot read,
+a hidden count, a primary it cannot tell from a general election) is refused whole, every problem
+listed. A re-import of changed returns records version 2, 3, ...; an identical one
 records nothing. Bad input exits 2 with every problem listed, and nothing is written.
 """
 from __future__ import annotations
@@ -65,6 +68,10 @@ def run(args: argparse.Namespace) -> int:
     finally:
         db.dispose()
     print(result.describe())
+    for reading in returns.readings:
+        print(f"Reading: {reading}")
+    for aside in returns.set_aside:
+        print(f"Set aside: {aside.count:,} {aside.kind} row{'s' if aside.count != 1 else ''} (not votes for a choice)")
     for note in returns.notes:
         print(f"Note: {note}")
     return 0
