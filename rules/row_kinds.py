@@ -72,7 +72,7 @@ _TRAILING_PARENTHESES = re.compile(r"\s*\([^()]*\)\s*$")
 _SUBTOTAL_UNITS = frozenset({
     "total", "totals", "county total", "county totals", "co", "county", "total county", "grand total",
     "all precincts", "county wide total", "countywide total", "summary", "jurisdiction total", "jurisdiction wide",
-    "cumulative", "cumulative total", "district total", "district totals", "state total", "statewide total",
+    "district total", "district totals", "state total", "statewide total",
 })
 _YES = frozenset({"yes", "for", "approve", "approved", "accept"})
 _NO = frozenset({"no", "against", "reject", "rejected", "not approved"})
