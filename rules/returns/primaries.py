@@ -7,8 +7,9 @@ other. Read as two, each is uncontested.
 
 How the kind of election is known, first that applies:
 1. the caller says (`--election-kind primary|general`);
-2. the file says: its name in the OpenElections convention (`20160628__co__primary__county.csv`), or
-   the format's own flag (NIST `PrimaryPartyIds`, read by that reader into `Draft.primary_party`);
+2. the file says: its name in the OpenElections convention (`20160628__co__primary__county.csv`), its
+   own words (Clarity's ElectionName, `Report.stated_kind`), or the format's own flag per contest (NIST
+   `PrimaryPartyIds`, read by that reader into `Draft.primary_party`);
 3. its content. An unaffiliated candidate means a general election (a Colorado primary nominates party
    candidates only). Two candidates of one party who each hold a real share of their party's votes in
    one contest (at least 1/20) are a sign of a primary: in a general election each party nominates
@@ -128,6 +129,8 @@ def settle_election_kind(drafts: list["Draft"], options: ReadOptions, report: "R
     if kind is None:
         kind = kind_from_file_name(options.file_name)
         source = f"the file's name says so ({options.file_name})"
+    if kind is None and report.stated_kind is not None:
+        kind, source = report.stated_kind
     if kind is None and flagged:
         kind, source = ElectionKind.PRIMARY, "the file marks its contests as party primaries"
     if kind is ElectionKind.PRIMARY:

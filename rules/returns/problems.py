@@ -64,6 +64,7 @@ class Report:
         self.unplaced: list[Problem] = []  # rows that name no contest
         self._row_problems: list[Problem] = []  # every row problem, in the order found
         self.hidden: list[tuple] = []  # (contest, unit, choice, Bound) of every count given only as a range
+        self.stated_kind: tuple | None = None  # (ElectionKind, where the file says it), when the file says
         self.set_aside_counts: Counter[str] = Counter()
         self.set_aside_rows: dict[str, list[str]] = {}
         self._notes: list[str] = []

@@ -54,11 +54,12 @@ def _subtotals_of(draft: "Draft", units: list[str], candidates: list[str] | None
     if sum(1 for total in sums.values() if total) < 2 or any(u in uncertain_units for u in units):
         return []
     found = []
+    with_votes = {unit for unit in units if any(draft.votes_by_unit[unit].values())}
     for unit in candidates if candidates is not None else units:
         counts = draft.votes_by_unit.get(unit)
         if counts is None or unit not in units:
             continue
-        others = sum(1 for other in units if other != unit and any(draft.votes_by_unit[other].values()))
+        others = len(with_votes) - (unit in with_votes)
         if others >= 2 and all(counts.get(choice, 0) * 2 == total for choice, total in sums.items()):
             found.append(unit)
     return found
