@@ -30,6 +30,8 @@ class Action(str, enum.Enum):
     ASSISTANTS = "assistants.open"
     DEMAND_EVIDENCE = "evidence.demand"
     RECORD_PRODUCTION = "evidence.production"  # value: the demand's id
+    # --- returns from a file (handlers/returns_upload.py) ---
+    RETURNS_UPLOAD_OPEN = "returns.upload_open"  # step 1 of /recount returns: switch to uploading a file
 
 
 class Shortcut(str, enum.Enum):
@@ -40,6 +42,8 @@ class View(str, enum.Enum):
     RECORD_NOTICE = "notice.record"
     RETURNS_PICK = "returns.pick"
     RETURNS_ENTER = "returns.enter"
+    RETURNS_UPLOAD = "returns.upload"  # a results file, the election it belongs to, how to read it
+    RETURNS_UPLOAD_PREVIEW = "returns.upload_preview"  # what the file says; "Save as survey version N"
     MESSAGE = "message"  # an informational modal (errors, denials); nothing to submit
     # requested recounts (1306(2))
     REQUEST_PICK = "request.pick"
@@ -85,6 +89,13 @@ class Block(str, enum.Enum):
     # shown, so Slack does not carry numbers typed for one unit over to the next (it keeps the state of
     # inputs whose block_id is unchanged across views.update).
     RETURNS_CHOICE_PREFIX = "returns.choice."
+    # --- returns from a file (handlers/returns_upload.py); a new election reuses RETURNS_NEW_ELECTION_NAME,
+    #     RETURNS_NEW_ELECTION_DATE, RETURNS_LOCAL_GOVERNMENT and RETURNS_GOVERNING_BODY ---
+    RETURNS_UPLOAD_FILE = "returns.upload_file"  # file_input: the results file
+    RETURNS_UPLOAD_ELECTION = "returns.upload_election"  # the election it belongs to (redraws the form)
+    RETURNS_UPLOAD_KIND = "returns.upload_kind"  # optional: primary or general
+    RETURNS_UPLOAD_SEATS = "returns.upload_seats"  # optional: CONTEST=N per line
+    RETURNS_UPLOAD_AGAIN = "returns.upload_again"  # the preview's file_input: read another file instead
     # --- recount requests (handlers/requests.py, handlers/approvals.py): add "request.*" ids here ---
     REQUEST_CONTEST = "request.contest"
     REQUEST_REQUESTER_NAME = "request.requester_name"

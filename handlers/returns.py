@@ -1,4 +1,5 @@
-"""`/recount returns [contest]`: enter or correct a contest's returns in a modal.
+"""`/recount returns [contest]`: enter or correct a contest's returns in a modal. (`/recount returns upload`, or
+step 1's "Upload a results file", takes a whole results file instead: handlers/returns_upload.py.)
 
 Step 1 (`View.RETURNS_PICK`) chooses the election and contest, or sets up new ones; step 2
 (`View.RETURNS_ENTER`) takes one count per choice for one unit and, for a correction, its reason.
@@ -19,6 +20,7 @@ from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, context, esc, message_m
 from handlers.blocks.returns_modal import (
     case_thread_note, choice_block_id, confirmation, entry_modal, loading_modal, metadata_of, pick_modal, target_of,
 )
+from handlers import returns_upload
 from handlers.cards import as_one_unit, post_in_thread, queue_call
 from handlers.ids import Block, View, value_of
 from handlers.interaction import Interaction
@@ -46,6 +48,7 @@ def register(registry: Registry) -> None:
     registry.action(Block.RETURNS_ELECTION.value, needs=Role.STAFF, changes_state=False)(pick_changed)
     registry.action(Block.RETURNS_CONTEST.value, needs=Role.STAFF, changes_state=False)(pick_changed)
     registry.action(Block.RETURNS_UNIT.value, needs=Role.STAFF, changes_state=False)(unit_changed)
+    returns_upload.register(registry)
 
 
 # ------------------------------------------------------------------ the command
@@ -56,10 +59,14 @@ def _contest_arg(args: str) -> str | None:
     return text or None
 
 
-@SUBCOMMANDS.add("returns", needs=Role.STAFF, usage="/recount returns [contest]",
+@SUBCOMMANDS.add("returns", needs=Role.STAFF, usage="/recount returns [contest | upload]",
                  summary="Enter or correct a contest's returns in a form, one count per choice; a correction is a "
-                         "new survey version with its reason (1306(4)).")
+                         "new survey version with its reason (1306(4)). `upload`: attach your vendor's results file "
+                         "(CSV, JSON, XML, Excel), see every verdict, then save it as the next survey version.")
 def returns_command(ix: Interaction, args: str) -> None:
+    if args.strip().casefold() == "upload":  # a contest called “upload” is still `/recount returns "upload"`
+        returns_upload.open_upload(ix)
+        return
     # The trigger_id expires 3 seconds after the command: open the modal first, fill it in after.
     try:
         opened = ix.client.views_open(trigger_id=ix.trigger_id, view=loading_modal())["view"]

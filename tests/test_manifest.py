@@ -63,6 +63,8 @@ METHOD_SCOPES: dict[str, tuple[str, ...]] = {
     "files_getUploadURLExternal": ("files:write",),
     "files_completeUploadExternal": ("files:write",),
     "files_upload_v2": ("files:write",),
+    # The results file a person attaches to `/recount returns upload` (a file_input): its url_private_download.
+    "files_info": ("files:read",),
 }
 # Bolt's `say()` is chat.postMessage to the conversation of the request.
 BOLT_UTILITIES = {"say": "chat_postMessage"}

@@ -141,8 +141,33 @@ def test_cancel_and_unsupported_elements() -> None:
         fill(block({"type": "plain_text_input"}), "/cancel")
     with pytest.raises(Cancelled):
         fill(block({"type": "plain_text_input"}))  # EOF at the question
-    state, out = fill(block({"type": "file_input"}, label="Scan"))
-    assert state == {"type": "file_input"} and out == ["  Scan: this console cannot fill a file_input; it is sent empty"]
+    state, out = fill(block({"type": "rich_text_input"}, label="Notes"))
+    assert state == {"type": "rich_text_input"} and out == [
+        "  Notes: this console cannot fill a rich_text_input; it is sent empty"]
+
+
+def test_a_file_input_takes_a_path_and_uploads_the_file_as_the_person(tmp_path) -> None:
+    (tmp_path / "returns.csv").write_bytes(b"contest,choice,votes\nA,B,1\n")
+    (tmp_path / "scan.pdf").write_bytes(b"%PDF-1.7")
+    (tmp_path / "empty.csv").write_bytes(b"")
+    attached: list[tuple[str, bytes]] = []
+
+    def attach(name: str, data: bytes) -> dict:
+        attached.append((name, data))
+        return {"id": "F0000000001", "name": name, "size": len(data)}
+
+    out: list[str] = []
+    script = Script(str(tmp_path / "nope.csv"), str(tmp_path), str(tmp_path / "scan.pdf"), str(tmp_path / "empty.csv"),
+                    f'"{tmp_path / "returns.csv"}"')
+    element = {"type": "file_input", "filetypes": ["csv", "json"], "max_files": 1}
+    state = FieldPrompter(script, out.append, PEOPLE, attach=attach).fill(block(element, label="Results file"))
+    assert state == {"type": "file_input", "files": [{"id": "F0000000001", "name": "returns.csv", "size": 27}]}
+    assert attached == [("returns.csv", b"contest,choice,votes\nA,B,1\n")]
+    assert out == ["Results file", "  (the path of a file on this computer: csv, json)",
+                   f"  ! there is no file {tmp_path / 'nope.csv'}", f"  ! {tmp_path} is a folder; give a file",
+                   "  ! this field takes csv, json files", "  ! empty.csv is empty"]
+    state, _ = fill(block(element, optional=True), "")  # an optional file field may stay empty
+    assert state == {"type": "file_input", "files": []}
 
 
 def test_a_field_error_from_the_bot_is_shown_before_the_question() -> None:

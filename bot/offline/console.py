@@ -27,7 +27,8 @@ HELP = """\
   help             this list
   quit             stop the bot and leave (Ctrl-D too)
   (Enter)          show anything new the bot posted
-In a modal, answer each question; Enter keeps the [default]; /cancel closes the modal."""
+In a modal, answer each question; Enter keeps the [default]; a file field takes a path (e.g. the one of
+examples/survey-of-returns.csv for /recount returns upload); /cancel closes the modal."""
 RECENT = 20
 
 

@@ -1,13 +1,16 @@
 """Asking for one modal input at a terminal and answering with the element state Slack would send.
 
 Each element is checked the way Slack's client checks it before a submission ever reaches the bot
-(required fields, numbers, dates, lengths); the bot's own checks come back as field errors.
+(required fields, numbers, dates, lengths, file types); the bot's own checks come back as field errors.
+A file input takes a path on this computer: the file is uploaded to the Slack stand-in as the person
+(`attach`), as Slack's client uploads a file the moment it is chosen.
 Typing /cancel at any question closes the modal.
 """
 from __future__ import annotations
 
 import datetime as dt
 import decimal
+from pathlib import Path
 from typing import Any, Callable
 
 from rules.calendar import DENVER
@@ -16,6 +19,7 @@ from .people import Person
 from .render import denver_time, text_of
 
 CANCEL_WORD = "/cancel"
+FILE_INPUT_MAX_BYTES = 10 * 1024 * 1024  # Slack's limit for a file attached in a modal's file_input
 
 
 class Cancelled(Exception):
@@ -28,6 +32,7 @@ class Retry(Exception):
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
+Attach = Callable[[str, bytes], dict[str, Any]]  # (file name, bytes) -> the uploaded file, as Slack describes it
 
 
 def _options(element: dict[str, Any]) -> list[dict[str, Any]]:
@@ -47,8 +52,8 @@ def _pick(answer: str, options: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 class FieldPrompter:
-    def __init__(self, ask: Ask, say: Say, people: tuple[Person, ...]) -> None:
-        self.ask, self.say, self.people = ask, say, people
+    def __init__(self, ask: Ask, say: Say, people: tuple[Person, ...], attach: Attach | None = None) -> None:
+        self.ask, self.say, self.people, self.attach = ask, say, people, attach
 
     def initial(self, block: dict[str, Any]) -> dict[str, Any] | None:
         """The state the element starts in (its initial value), None when it starts empty or is unsupported."""
@@ -222,3 +227,31 @@ class FieldPrompter:
 
         initial = element.get("initial_user")
         return intro, ((initial, {"selected_user": initial}) if initial else None), parse
+
+    def _file_input(self, element: dict[str, Any]):
+        kinds = [str(t).lower() for t in element.get("filetypes") or []]
+        intro = ["(the path of a file on this computer" + (f": {', '.join(kinds)}" if kinds else "") + ")"]
+
+        def parse(answer: str | None) -> dict[str, Any]:
+            if answer is None:
+                return {"files": []}
+            if self.attach is None:
+                raise Retry("this console cannot attach a file here")
+            path = Path(answer.strip().strip("\"'")).expanduser()
+            try:
+                data = path.read_bytes()
+            except FileNotFoundError:
+                raise Retry(f"there is no file {path}") from None
+            except IsADirectoryError:
+                raise Retry(f"{path} is a folder; give a file") from None
+            except OSError as exc:
+                raise Retry(f"cannot read {path} ({exc.strerror})") from None
+            if kinds and path.suffix.lstrip(".").lower() not in kinds:
+                raise Retry(f"this field takes {', '.join(kinds)} files")
+            if not data:
+                raise Retry(f"{path.name} is empty")
+            if len(data) > FILE_INPUT_MAX_BYTES:
+                raise Retry(f"Slack takes files up to {FILE_INPUT_MAX_BYTES // 1048576} MB in a form")
+            return {"files": [self.attach(path.name, data)]}
+
+        return intro, None, parse

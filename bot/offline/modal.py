@@ -31,7 +31,8 @@ class ModalSession:
     def __init__(self, sandbox: Sandbox, person: Person, ask: Callable[[str], str], say: Callable[[str], None],
                  after: Callable[[], None] = lambda: None) -> None:
         self.sandbox, self.person, self.say = sandbox, person, say
-        self.prompter = FieldPrompter(ask, say, sandbox.people)
+        self.prompter = FieldPrompter(ask, say, sandbox.people, attach=lambda name, data: (
+            sandbox.standin.state.add_user_file(person.user_id, name, data)))
         self.after = after  # called once the bot is idle after each request (prints its messages)
 
     def top(self) -> dict[str, Any] | None:

@@ -207,6 +207,13 @@ def files_get_upload_url_external(st: StandInState, a: dict[str, Any]) -> dict[s
     return {"upload_url": f"{st.files_root}/upload/v1/{token}", "file_id": fid}
 
 
+@method("files.info")
+def files_info(st: StandInState, a: dict[str, Any]) -> dict[str, Any]:
+    file = st.file_info(_require(a, "file"))
+    return {"file": file, "content": "", "is_truncated": False, "comments": [],
+            "response_metadata": {"next_cursor": ""}}
+
+
 @method("files.completeUploadExternal")
 def files_complete_upload_external(st: StandInState, a: dict[str, Any]) -> dict[str, Any]:
     files = _require(a, "files")

@@ -5,8 +5,9 @@
         client.chat_postMessage(channel="C123", text="hi")
         assert slack.calls_to("chat.postMessage")[0].args["text"] == "hi"
 
-Besides `/api/<method>` it serves the upload URLs it hands out (`/upload/v1/<token>`) and `url_private`
-downloads of uploaded files (`/files-pri/<team>-<file>/...`, bearer token required).
+Besides `/api/<method>` it serves the upload URLs it hands out (`/upload/v1/<token>`) and the `url_private` /
+`url_private_download` of every hosted file, the bot's uploads and files people uploaded
+(`state.add_user_file`, e.g. into a modal's `file_input`): `/files-pri/<team>-<file>/...`, bot token required.
 """
 from __future__ import annotations
 
@@ -32,9 +33,10 @@ log = logging.getLogger(__name__)
 
 UPLOAD_METHOD = "upload_url"  # how POSTs to an upload URL appear in `calls` (not a Slack method name)
 RESPONSE_METHOD = "response_url"  # how POSTs to a response_url appear in `calls`
+DOWNLOAD_METHOD = "files-pri"  # how GETs of a file's url_private(_download) appear in `calls` (and fail_next)
 ANY_METHOD = "*"
-DEFAULT_SCOPES = ("channels:history", "channels:read", "chat:write", "commands", "files:write", "groups:read",
-                  "im:history", "im:write", "reactions:write", "users:read")
+DEFAULT_SCOPES = ("channels:history", "channels:read", "chat:write", "commands", "files:read", "files:write",
+                  "groups:read", "im:history", "im:write", "reactions:write", "users:read")
 _DEFAULT_FAULT_ERRORS = {429: "ratelimited", 503: "service_unavailable"}
 
 
@@ -320,8 +322,8 @@ class _Handler(BaseHTTPRequestHandler):
                 args = {}
             reply = self._faulted(method) or self._respond(parts.path.rsplit("/", 1)[-1], args)
         elif parts.path.startswith("/files-pri/"):
-            method, args = "files-pri", {"path": parts.path}
-            reply = self._download(parts.path)
+            method, args = DOWNLOAD_METHOD, {"path": parts.path}
+            reply = self._faulted(method) or self._download(parts.path)
         else:
             method, args = "(unknown path)", {"path": parts.path}
             reply = _Reply(404, b"not found", "text/plain")

@@ -1,4 +1,5 @@
-"""The external upload flow: reserve, receive bytes, complete and share (a mixin of `StandInState`)."""
+"""Files: the external upload flow (reserve, receive bytes, complete and share), files a person uploaded in
+a modal's `file_input`, and `files.info` (a mixin of `StandInState`)."""
 from __future__ import annotations
 
 import copy
@@ -45,20 +46,26 @@ class FilesMixin:
         self._emit("file.uploaded", file_id=fid, size=len(data))
         return fid
 
+    def _file_urls(self: StandInState, meta: dict[str, Any]) -> dict[str, str]:
+        """Where the file's bytes are served: on `files_root` as it is now (a test may move it)."""
+        base = f"{self.files_root}/files-pri/{self.workspace.team_id}-{meta['id']}"
+        name = quote(meta["name"])
+        return {"url_private": f"{base}/{name}", "url_private_download": f"{base}/download/{name}"}
+
     def _file_object(self: StandInState, meta: dict[str, Any]) -> dict[str, Any]:
         ws, fid, name = self.workspace, meta["id"], meta["name"]
         ext = PurePosixPath(name).suffix.lstrip(".").lower()
         mimetype = mimetypes.guess_type(name)[0] or "application/octet-stream"
         created = int(self.now().timestamp())
-        base = f"{self.files_root}/files-pri/{ws.team_id}-{fid}"
+        owner = meta.get("user") or ws.bot_user_id
         return {
             "id": fid, "created": created, "timestamp": created, "name": name, "title": meta["title"],
             "mimetype": mimetype, "filetype": ext or "binary", "pretty_type": (ext or "binary").upper(),
-            "user": ws.bot_user_id, "user_team": ws.team_id, "editable": False, "size": meta["size"],
+            "user": owner, "user_team": ws.team_id, "editable": False, "size": meta["size"],
             "mode": "hosted", "is_external": False, "external_type": "", "is_public": False,
             "public_url_shared": False, "display_as_bot": False, "username": "",
-            "url_private": f"{base}/{quote(name)}", "url_private_download": f"{base}/download/{quote(name)}",
-            "permalink": f"https://{ws.team_domain}.slack.com/files/{ws.bot_user_id}/{fid}/{quote(name)}",
+            **self._file_urls(meta),
+            "permalink": f"https://{ws.team_domain}.slack.com/files/{owner}/{fid}/{quote(name)}",
             "comments_count": 0, "is_starred": False, "shares": {}, "channels": [], "groups": [], "ims": [],
             "has_rich_preview": False, "file_access": "visible", "alt_txt": meta.get("alt_txt"),
         }
@@ -98,6 +105,30 @@ class FilesMixin:
             self._files[obj["id"]]["file"] = copy.deepcopy(obj)
             self._emit("file.completed", file_id=obj["id"], channel=channel_id)
         return copy.deepcopy(objects)
+
+    @mutator
+    def add_user_file(self: StandInState, user_id: str, filename: str, data: bytes) -> dict[str, Any]:
+        """A file a person uploaded from their Slack client, e.g. into a modal's `file_input`: hosted,
+        completed, owned by them and shared nowhere. Returns the Slack file object (what a view_submission
+        carries in the input's `files`)."""
+        uid = self._user(user_id)["id"]
+        fid = self._new_id("F", self._files)
+        name = str(filename) or "file"
+        meta = {"id": fid, "name": name, "title": name, "declared_length": len(data), "alt_txt": None,
+                "snippet_type": None, "uploaded": True, "completed": True, "size": len(data), "user": uid}
+        self._files[fid] = meta
+        self._file_bytes[fid] = bytes(data)
+        meta["file"] = self._file_object(meta)
+        self._emit("file.uploaded", file_id=fid, size=len(data), user=uid)
+        return copy.deepcopy(meta["file"])
+
+    def file_info(self: StandInState, file_id: Any) -> dict[str, Any]:
+        """files.info: the file object of a completed file (SlackError file_not_found otherwise)."""
+        with self._lock:
+            meta = self._files.get(file_id) if isinstance(file_id, str) else None
+            if meta is None or not meta.get("completed") or "file" not in meta:
+                raise SlackError("file_not_found")
+            return {**copy.deepcopy(meta["file"]), **self._file_urls(meta)}
 
     # ----------------------------------------------------------------- readers
     def files(self: StandInState) -> dict[str, dict[str, Any]]:

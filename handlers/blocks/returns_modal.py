@@ -19,10 +19,10 @@ from bot.services.survey_forms import (
     KIND_LABEL, MAX_CHOICES, NEW, EntryForm, NewContest, NewElection, PickForm, Target, who,
 )
 from handlers.blocks.common import (
-    MESSAGE_BLOCKS_LIMIT, MODAL_BLOCKS_LIMIT, SECTION_TEXT_LIMIT, context, day, denver, esc,
+    MESSAGE_BLOCKS_LIMIT, MODAL_BLOCKS_LIMIT, SECTION_TEXT_LIMIT, button, context, day, denver, esc,
     modal, option, plain, section,
 )
-from handlers.ids import Block, View
+from handlers.ids import Action, Block, View
 from rules.contest import ContestKind
 from rules.corrections import CITATION, signed, unit_label
 
@@ -105,7 +105,9 @@ def pick_modal(form: PickForm, *, channel_id: str | None, contest: str | None = 
                contest_name: str | None = None, note: str | None = None) -> dict:
     """Which election and contest. `contest` is the contest selected (an id as text, or NEW)."""
     blocks: list[dict] = [section("Choose the contest whose returns you are entering or correcting, or set up a "
-                                  "new one. Next you enter one count per choice.")]
+                                  "new one. Next you enter one count per choice."),
+                          {"type": "actions", "elements": [button(
+                              "Upload a results file instead", Action.RETURNS_UPLOAD_OPEN.value, "upload")]}]
     if note:
         blocks.append(context(note))
     new_election = form.election_id is None

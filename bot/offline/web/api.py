@@ -44,6 +44,7 @@ class SandboxApi(PersonActions):
         self.actions: dict[str, Callable[[Person, dict[str, Any]], dict[str, Any]]] = {
             "command": self.command, "act": self.act, "view_act": self.view_act, "submit": self.submit,
             "close": self.close_view, "home": self.open_home, "shortcut": self.shortcut, "dismiss": self.dismiss,
+            "upload": self.upload,
         }
 
     # ----------------------------------------------------------------- changes, for live updates

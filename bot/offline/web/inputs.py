@@ -8,6 +8,10 @@ on their fields, exactly where the bot's own `response_action: errors` appear.
 
 A date-and-time picker shows the person's own time zone; the page sends what they picked as local
 "YYYY-MM-DDTHH:MM" and it becomes the epoch seconds Slack sends (`selected_date_time`).
+
+A `file_input` holds files the person uploaded (the page uploads each to the Slack stand-in first); the page
+sends their ids and they become the file objects Slack sends (`files`), found by `files(file_id)`. Slack's
+client keeps to the element's `filetypes` and `max_files`, and so does this.
 """
 from __future__ import annotations
 
@@ -15,7 +19,7 @@ import datetime as dt
 import decimal
 import re
 import zoneinfo
-from typing import Any
+from typing import Any, Callable
 
 Values = dict[str, dict[str, dict[str, Any]]]
 
@@ -33,8 +37,9 @@ STATE_KEYS: dict[str, tuple[str, Any]] = {
     "multi_conversations_select": ("selected_conversations", []), "multi_channels_select": ("selected_channels", []),
     "datepicker": ("selected_date", None), "timepicker": ("selected_time", None),
     "datetimepicker": ("selected_date_time", None), "checkboxes": ("selected_options", []),
-    "radio_buttons": ("selected_option", None),
+    "radio_buttons": ("selected_option", None), "file_input": ("files", []),
 }
+FileLookup = Callable[[str], "dict[str, Any] | None"]  # a file id -> the person's uploaded file, as Slack sends it
 INITIAL_KEYS = {"value": "initial_value", "selected_option": "initial_option", "selected_options": "initial_options",
                 "selected_user": "initial_user", "selected_users": "initial_users",
                 "selected_conversation": "initial_conversation", "selected_channel": "initial_channel",
@@ -55,7 +60,9 @@ def input_blocks(view: dict[str, Any]) -> list[dict[str, Any]]:
 def initial_state(element: dict[str, Any]) -> dict[str, Any]:
     kind = element.get("type", "")
     key, empty = STATE_KEYS.get(kind, ("value", None))
-    value = element.get(INITIAL_KEYS[key], empty)
+    value = element.get(INITIAL_KEYS.get(key, ""), empty)  # a file_input starts empty: Slack has no initial files
+    if isinstance(value, list):
+        value = list(value)
     if key == "value" and value is not None:
         value = str(value)
     return {"type": kind, key: value}
@@ -88,7 +95,8 @@ class Checked:
         self.errors: dict[str, str] = {}
 
 
-def check(view: dict[str, Any], given: Values, *, tz: str = "America/Denver") -> Checked:
+def check(view: dict[str, Any], given: Values, *, tz: str = "America/Denver",
+          files: FileLookup | None = None) -> Checked:
     out = Checked()
     for block in input_blocks(view):
         block_id, action_id = block.get("block_id", ""), action_id_of(block)
@@ -100,7 +108,7 @@ def check(view: dict[str, Any], given: Values, *, tz: str = "America/Denver") ->
         key, empty = STATE_KEYS.get(kind, ("value", None))
         error = None
         try:
-            state = _normalise(element, state, key, tz)
+            state = _normalise(element, state, key, tz, files)
         except ValueError as problem:
             error = str(problem)
         if error is None and _is_empty(state, key):
@@ -115,19 +123,41 @@ def check(view: dict[str, Any], given: Values, *, tz: str = "America/Denver") ->
     return out
 
 
-def normalise_element(element: dict[str, Any], state: dict[str, Any], *, tz: str = "America/Denver") -> dict[str, Any]:
+def normalise_element(element: dict[str, Any], state: dict[str, Any], *, tz: str = "America/Denver",
+                      files: FileLookup | None = None) -> dict[str, Any]:
     """An element's state as Slack sends it (a chosen option as the app defined it, a local date and time as
     epoch seconds). ValueError when the state cannot be the element's."""
     kind = element.get("type", "")
     key, _ = STATE_KEYS.get(kind, ("value", None))
     if kind == "overflow":
         key = "selected_option"
-    return _normalise(element, {**state, "type": kind}, key, tz)
+    return _normalise(element, {**state, "type": kind}, key, tz, files)
 
 
-def _normalise(element: dict[str, Any], state: dict[str, Any], key: str, tz: str) -> dict[str, Any]:
+def _files(element: dict[str, Any], given: Any, files: FileLookup | None) -> list[dict[str, Any]]:
+    """The file objects of the ids the page sent: each one this person uploaded, of a type the element takes."""
+    found = []
+    for item in given if isinstance(given, list) else []:
+        file_id = item.get("id") if isinstance(item, dict) else item
+        file = files(str(file_id)) if files is not None and file_id else None
+        if file is None:
+            raise ValueError("That file is not one you uploaded; attach it again.")
+        kinds = [str(t).lower() for t in element.get("filetypes") or []]
+        if kinds and str(file.get("filetype") or "").lower() not in kinds:
+            raise ValueError(f"{file.get('name')} is not a file this field takes ({', '.join(kinds)}).")
+        found.append(file)
+    most = element.get("max_files")
+    if most and len(found) > int(most):
+        raise ValueError(f"Please attach no more than {most} file{'s' if int(most) != 1 else ''}.")
+    return found
+
+
+def _normalise(element: dict[str, Any], state: dict[str, Any], key: str, tz: str,
+               files: FileLookup | None = None) -> dict[str, Any]:
     kind = element.get("type")
-    if kind == "datetimepicker":
+    if kind == "file_input":
+        state[key] = _files(element, state.get(key), files)
+    elif kind == "datetimepicker":
         local = state.pop("local", None)
         if local:
             try:

@@ -1,6 +1,6 @@
 """What a person does on the sandbox page, done as Slack's servers and client would: a typed command or message,
 a click in a message, an action or a submission in a modal, closing it, opening the App Home, a global shortcut,
-dismissing an ephemeral message.
+dismissing an ephemeral message, uploading a file into a modal's file input.
 
 Each becomes the payload Slack would send (with a fresh `trigger_id` and `response_url`, the view's
 `private_metadata` and `hash` from the stand-in, never from the page), signed and posted to the bot; the
@@ -10,12 +10,16 @@ answer is applied (a modal's `response_action`, a command's acknowledgement) and
 """
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 import time
+from pathlib import PurePath
 from typing import Any, Callable
 
 from bot.offline.people import Person
 from bot.offline.sandbox import Button, Reply, Sandbox
+from bot.slack_standin.errors import SlackError
 
 from . import inputs
 from .app_info import app_info
@@ -23,6 +27,7 @@ from .errors import ApiError
 from .interactive_elements import find_element
 
 SLACK_ACK_SECONDS = 3.0  # Slack's limit for an app's answer (commands, clicks, submissions)
+FILE_INPUT_MAX_BYTES = 10 * 1024 * 1024  # Slack's limit for a file attached in a modal's file_input
 _MENTION = re.compile(r"(?<![\w<@])@([a-z0-9][a-z0-9._-]*)", re.IGNORECASE)
 _CHANNEL = re.compile(r"(?<![\w<#])#([a-z0-9][a-z0-9_-]*)", re.IGNORECASE)
 
@@ -117,7 +122,7 @@ class PersonActions:
             given = dict(body.get("values") or {})
             if any(b.get("block_id") == block_id for b in inputs.input_blocks(view)):
                 given[block_id] = {action_id: action_state}
-            values = inputs.check(view, given, tz=tz).values
+            values = inputs.check(view, given, tz=tz, files=self._file_lookup(person)).values
         reply, _ = self._timed(lambda: self.sandbox.dispatch(person, view, values, block_id, action_id,
                                                              action_state))
         return {"status": reply.status, **self._settle()}
@@ -130,7 +135,7 @@ class PersonActions:
             raise ApiError(409, "Only the top modal can be submitted.")
         if not view.get("submit"):
             raise ApiError(409, "This modal has no submit button.")
-        checked = inputs.check(view, body.get("values") or {}, tz=self._tz(person))
+        checked = inputs.check(view, body.get("values") or {}, tz=self._tz(person), files=self._file_lookup(person))
         if checked.errors:
             return {"action": "errors", "errors": checked.errors, "by": "slack"}
         reply, elapsed = self._timed(lambda: self.sandbox.submit(person, view, checked.values))
@@ -171,6 +176,24 @@ class PersonActions:
             self._notice(person, channel, f"The shortcut failed: recount-bot answered HTTP {reply.status}.")
         return self._settle()
 
+    def upload(self, person: Person, body: dict[str, Any]) -> dict[str, Any]:
+        """A file chosen in a modal's file input: Slack's client uploads it at once, and the form holds its id
+        until the modal is submitted. `data` is the file's bytes in base64."""
+        name = PurePath(str(body.get("name") or "").replace("\\", "/")).name.strip()
+        if not name:
+            raise ApiError(400, "The file has no name.")
+        try:
+            data = base64.b64decode(str(body.get("data") or ""), validate=True)
+        except (binascii.Error, ValueError):
+            raise ApiError(400, "The file did not arrive whole (not base64); choose it again.") from None
+        if not data:
+            raise ApiError(400, f"{name} is empty.")
+        if len(data) > FILE_INPUT_MAX_BYTES:
+            raise ApiError(413, f"{name} is {len(data) / 1048576:,.1f} MB; Slack takes files up to "
+                                f"{FILE_INPUT_MAX_BYTES // 1048576} MB in a form.")
+        file = self.sandbox.standin.state.add_user_file(person.user_id, name[:255], data)
+        return {"file": {k: file[k] for k in ("id", "name", "size", "filetype")}}
+
     def dismiss(self, person: Person, body: dict[str, Any]) -> dict[str, Any]:
         """"Dismiss message" under an ephemeral message: gone from this person's view."""
         self._dismissed.setdefault(person.user_id, set()).add(str(body.get("ts") or ""))
@@ -201,6 +224,16 @@ class PersonActions:
         if home is not None and home["id"] == view_id:
             return home
         raise ApiError(404, "That view is closed.")
+
+    def _file_lookup(self, person: Person) -> Callable[[str], dict[str, Any] | None]:
+        """A file this person uploaded, as Slack puts it in a view's state (someone else's is not theirs to send)."""
+        def find(file_id: str) -> dict[str, Any] | None:
+            try:
+                file = self.sandbox.standin.state.file_info(file_id)
+            except SlackError:
+                return None
+            return file if file.get("user") == person.user_id else None
+        return find
 
     def _tz(self, person: Person) -> str:
         return self.sandbox.standin.state.user_info(person.user_id).get("tz") or "America/Denver"

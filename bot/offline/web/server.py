@@ -6,7 +6,7 @@ API and a live stream of changes.
     GET  /api/state?as=KEY      the workspace as KEY's Slack client shows it
     GET  /api/events?since=N    server-sent events: "change" whenever the Slack stand-in changes
     POST /api/ACTION            JSON {"as": KEY, ...}: command, act, view_act, submit, close, home, shortcut,
-                                dismiss (see person_actions.py)
+                                dismiss, upload (a file for a modal's file input, base64; see person_actions.py)
     GET  /files/ID/NAME         a file the bot shared (Slack's url_private wants the bot's token)
 
 It acts as anyone in the sandbox without asking who is there: so it listens on 127.0.0.1 only, answers
@@ -33,6 +33,7 @@ TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png"}
 STATIC_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*\.(html|css|js|svg|png)$")
 MAX_BODY = 2_000_000
+MAX_UPLOAD_BODY = 15_000_000  # /api/upload: Slack's 10 MB for a file in a form, in base64, and a little more
 KEEPALIVE_SECONDS = 15.0
 SECURITY_HEADERS = {
     "X-Content-Type-Options": "nosniff",
@@ -140,7 +141,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(415, {"ok": False, "error": "send JSON (Content-Type: application/json)"})
             return
         length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY:
+        if length > (MAX_UPLOAD_BODY if path == "/api/upload" else MAX_BODY):
             self._json(413, {"ok": False, "error": "too large"})
             return
         try:

@@ -1,12 +1,13 @@
 // Block Kit's interactive elements: buttons, selects, pickers, text and number inputs, checkboxes, radio
-// buttons, overflow menus. Each renders from its JSON and reports its new state in Slack's shape
+// buttons, overflow menus, file inputs. Each renders from its JSON and reports its new state in Slack's shape
 // ({selected_option: …}, {selected_date: …}, {value: …}); a date-and-time picker reports {local: "…T…"},
-// which the sandbox turns into epoch seconds in the person's time zone, as Slack's client does.
+// which the sandbox turns into epoch seconds in the person's time zone, as Slack's client does. A file input
+// uploads each file the moment it is chosen (ctx.upload, as Slack's client does) and reports {files: [{id, …}]}.
 //
 // `where`: {blockId, state, onChange(state), onAction(state), error}. onChange keeps the state (a modal's
 // form); onAction tells the app now (actions blocks, accessories, dispatch_action inputs).
 
-import { h, localInput, safeHref } from "./dom.js";
+import { h, clear, localInput, safeHref } from "./dom.js";
 import { textObject, plainText } from "./mrkdwn.js";
 
 export const SELECT_TYPES = ["static_select", "multi_static_select", "users_select", "multi_users_select",
@@ -235,6 +236,74 @@ function choiceList(element, ctx, where, multiple) {
   return list;
 }
 
+// ------------------------------------------------------------------ files
+function sizeOf(bytes) {
+  if (bytes < 10240) return `${bytes.toLocaleString("en-US")} bytes`;
+  if (bytes < 10485760) return `${Math.round(bytes / 1024).toLocaleString("en-US")} KB`;
+  return `${(bytes / 1048576).toFixed(1)} MB`;
+}
+
+function base64Of(file) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.addEventListener("load", () => resolve(String(reader.result).replace(/^data:[^,]*,/, "")));
+    reader.addEventListener("error", () => reject(reader.error || new Error("the file could not be read")));
+    reader.readAsDataURL(file);
+  });
+}
+
+function fileInput(element, ctx, where) {
+  const most = element.max_files || 10;
+  let files = [...((where.state || {}).files || [])];
+  const kinds = (element.filetypes || []).map((t) => String(t).toLowerCase());
+  const input = h("input", {
+    type: "file", class: ["input", "input-file", where.error && "has-error"], multiple: most > 1,
+    accept: kinds.length ? kinds.map((t) => `.${t}`).join(",") : undefined,
+    dataset: { actionId: element.action_id || "", blockId: where.blockId || "" }, "aria-label": "Choose a file",
+  });
+  const list = h("ul", { class: "file-list" });
+  const status = h("div", { class: "file-status", role: "status" });
+  const show = () => {
+    clear(list);
+    for (const file of files) {
+      const remove = h("button", { type: "button", class: "file-remove", "aria-label": `Remove ${file.name}` }, "\u00D7");
+      remove.addEventListener("click", () => { files = files.filter((f) => f.id !== file.id); changed(); });
+      list.append(h("li", { class: "file-chip", dataset: { fileId: file.id } },
+        h("span", { class: "file-name" }, file.name), h("span", { class: "file-size" }, sizeOf(file.size || 0)), remove));
+    }
+  };
+  const changed = () => {
+    show();
+    if (where.onChange) where.onChange({ files: files.map((f) => ({ ...f })) });
+  };
+  input.addEventListener("change", async () => {
+    const picked = [...input.files];
+    input.value = "";
+    if (!picked.length) return;
+    const wrong = picked.find((f) => kinds.length && !kinds.includes(f.name.split(".").pop().toLowerCase()));
+    if (wrong) { status.textContent = `${wrong.name} is not a file this field takes (${kinds.join(", ")}).`; return; }
+    if (!ctx.upload) { status.textContent = "Files can be attached only in a modal."; return; }
+    input.disabled = true;
+    status.textContent = `Uploading ${picked.map((f) => f.name).join(", ")}…`;
+    try {
+      const uploaded = [];
+      for (const file of picked.slice(0, most)) {
+        const result = await ctx.upload(file.name, await base64Of(file));
+        uploaded.push(result.file);
+      }
+      files = most === 1 ? uploaded.slice(0, 1) : files.concat(uploaded).slice(0, most);
+      status.textContent = "";
+      changed();
+    } catch (error) {
+      status.textContent = error.message;
+    } finally {
+      input.disabled = false;
+    }
+  });
+  show();
+  return h("div", { class: "file-input" }, input, list, status);
+}
+
 function image(element) {
   // The sandbox has no network: an image is shown by its description, as a placeholder of its size.
   return h("span", { class: "image-placeholder image-small", title: element.image_url || "", role: "img",
@@ -265,6 +334,7 @@ const RENDERERS = {
   url_text_input: textInput,
   checkboxes: (e, c, w) => choiceList(e, c, w, true),
   radio_buttons: (e, c, w) => choiceList(e, c, w, false),
+  file_input: fileInput,
   image,
   mrkdwn: (e, c) => h("span", { class: "context-text" }, textObject(e, c)),
   plain_text: (e) => h("span", { class: "context-text" }, plainText(e.text || "", e.emoji !== false)),

@@ -18,7 +18,7 @@ const STATE_KEY = {
   multi_static_select: "selected_options", checkboxes: "selected_options", users_select: "selected_user",
   multi_users_select: "selected_users", datepicker: "selected_date", timepicker: "selected_time",
   datetimepicker: "selected_date_time", conversations_select: "selected_conversation",
-  channels_select: "selected_channel",
+  channels_select: "selected_channel", file_input: "files",
 };
 
 export function actionIdOf(block) {
@@ -27,6 +27,7 @@ export function actionIdOf(block) {
 
 function initialState(element) {
   const key = STATE_KEY[element.type] || "value";
+  if (element.type === "file_input") return { type: element.type, files: [] };  // Slack has no initial files
   const initial = element[INITIAL[key]];
   return { type: element.type, [key]: initial === undefined ? null : initial };
 }
@@ -145,7 +146,9 @@ export class ModalLayer {
     const state = values[actionId] || initialState(element);
     const error = form.errors[blockId];
     const fieldId = `field-${view.id}-${blockId}`.replace(/[^\w-]/g, "_");
-    const node = renderElement({ ...element, action_id: actionId }, ctx, {
+    // A file input uploads what is chosen at once, as Slack's client does; the form then holds the file's id.
+    const elementCtx = { ...ctx, upload: (name, data) => this.app.perform("upload", { name, data }) };
+    const node = renderElement({ ...element, action_id: actionId }, elementCtx, {
       blockId, state, error, dispatch: Boolean(block.dispatch_action),
       onChange: (next) => { form.values[blockId] = { [actionId]: { type: element.type, ...next } }; },
       onAction: block.dispatch_action

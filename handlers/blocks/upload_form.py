@@ -1,0 +1,243 @@
+"""The returns-from-a-file form (`/recount returns upload`): the file, the election it belongs to, how to read it;
+and the short modals shown while the bot reads or saves it. Pure builders.
+
+`private_metadata` (JSON, short keys):
+
+    form     {"c": channel}
+    preview  {"c": channel, "e": election id | null, "ne": new election | null, "ek": election kind | null,
+              "st": seats as CONTEST=N lines, "f": file id, "fn": file name, "h": sha256, "v": version it is built
+              on, "ok": can be saved, "x": a correction, "p": why it cannot be saved (row/column messages)}
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from bot.services.errors import UserError
+from bot.services.survey_forms import NEW, NewElection, PickForm
+from bot.services.survey_upload import FILE_TYPES, SEATS_TEXT_LIMIT, Reading, UploadTarget, parse_reading
+from handlers.blocks.common import clip, day, esc, modal, option, plain, section
+from handlers.ids import Block, View
+
+TITLE = "Returns from a file"
+METADATA_LIMIT = 3000
+HINT_LIMIT = 2000
+SELECT_OPTIONS_LIMIT = 100
+KIND_OPTIONS = [("general", "General election: every candidate compared"),
+                ("primary", "Party primary: one contest per party")]
+FORMATS = ("an OpenElections CSV, NIST SP 1500-100 JSON, Clarity summary.csv or detail.xml, a Dominion statement "
+           "of votes or Colorado SoS precinct results (CSV or Excel), a CORLA tabulate file, or the recount-bot CSV "
+           "template")
+
+
+@dataclass(frozen=True)
+class FormValues:
+    """What the person had entered, shown again when the form comes back (a file that could not be read)."""
+
+    election: str | None = None  # a stored election's id as text, or NEW
+    election_name: str | None = None
+    election_date: str | None = None
+    local_government: str | None = None
+    governing_body: str | None = None
+    election_kind: str | None = None
+    seats: str | None = None
+
+
+@dataclass(frozen=True)
+class Failed:
+    """The file that could not be read, and why (row/column messages, or what went wrong fetching it); problems
+    with the seats asked for go on the seats field."""
+
+    file_name: str
+    problems: tuple[str, ...]
+    seats_problems: tuple[str, ...] = ()
+
+
+def problems_text(problems: list[str] | tuple[str, ...], limit: int) -> str:
+    """As many problems as fit in `limit` characters, one per line, then how many more there are."""
+    lines: list[str] = []
+    for index, problem in enumerate(problems):
+        more = len(problems) - index - 1
+        reserve = len(f"\n… and {more} more") if more else 0
+        if len("\n".join([*lines, problem])) + reserve > limit:
+            if not lines:  # one long problem: as much of it as fits
+                lines.append(clip(problem, max(1, limit - reserve - 1)))
+                if more:
+                    lines.append(f"… and {more} more")
+            else:
+                lines.append(f"… and {more + 1} more")
+            break
+        lines.append(problem)
+    return clip("\n".join(lines), limit)
+
+
+# ------------------------------------------------------------------ small pieces
+def _input(block: Block, label: str, element: dict[str, Any], *, optional: bool = False, hint: str | None = None,
+           dispatch: bool = False) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "input", "block_id": block.value, "label": plain(label, 2000),
+                           "element": {**element, "action_id": block.value}, "optional": optional}
+    if hint:
+        out["hint"] = plain(hint, HINT_LIMIT)
+    if dispatch:
+        out["dispatch_action"] = True
+    return out
+
+
+def _select(options: list[dict], *, initial: str | None, placeholder: str) -> dict[str, Any]:
+    element: dict[str, Any] = {"type": "static_select", "placeholder": plain(placeholder, 150), "options": options}
+    chosen = next((o for o in options if o["value"] == initial), None)
+    if chosen is not None:
+        element["initial_option"] = chosen
+    return element
+
+
+def _text(block: Block, label: str, *, initial: str | None = None, placeholder: str | None = None,
+          multiline: bool = False, max_length: int = 300, optional: bool = False, hint: str | None = None) -> dict:
+    element: dict[str, Any] = {"type": "plain_text_input", "multiline": multiline, "max_length": max_length}
+    if initial:
+        element["initial_value"] = initial[:max_length]
+    if placeholder:
+        element["placeholder"] = plain(placeholder, 150)
+    return _input(block, label, element, optional=optional, hint=hint)
+
+
+def file_input(block: Block, label: str, *, optional: bool = False, hint: str | None = None) -> dict[str, Any]:
+    return _input(block, label, {"type": "file_input", "filetypes": list(FILE_TYPES), "max_files": 1},
+                  optional=optional, hint=hint)
+
+
+# ------------------------------------------------------------------ the form
+def upload_form(form: PickForm, *, channel_id: str | None, values: FormValues | None = None,
+                failed: Failed | None = None) -> dict:
+    values = values or FormValues()
+    blocks: list[dict] = [section(
+        f"Attach the results file your vendor gave you: {FORMATS}. I read it and show you every verdict before "
+        "anything is saved; saving makes it the election's next survey version.")]
+    hint = "CSV, JSON, XML or Excel (.xlsx, .xls); one file."
+    if failed is not None:
+        where = "under the file field" if failed.problems else "under the seats field"
+        blocks.append(section(f":warning: *{esc(failed.file_name)}* could not be read, so nothing was saved. Fix "
+                              f"what is listed {where} and submit again."))
+        hint = problems_text(failed.problems, HINT_LIMIT) if failed.problems else hint
+    blocks.append(file_input(Block.RETURNS_UPLOAD_FILE, "Results file", hint=hint))
+    selected = values.election or (str(form.election_id) if form.election_id else NEW)
+    known = {str(e.id) for e in form.elections}
+    if selected != NEW and selected not in known:
+        selected = NEW if not form.elections else str(form.elections[0].id)
+    if form.elections:
+        options = [option(f"{e.name} — {day(e.election_date)}", str(e.id))
+                   for e in form.elections[:SELECT_OPTIONS_LIMIT - 1]]
+        options.append(option("New election…", NEW))
+        blocks.append(_input(Block.RETURNS_UPLOAD_ELECTION, "Election", _select(
+            options, initial=selected, placeholder="Choose the election"), dispatch=True))
+    if selected == NEW:
+        government, body = form.governments[0] if len(form.governments) == 1 else (None, None)
+        named = ", ".join(name for name, _ in form.governments)
+        date_element: dict[str, Any] = {"type": "datepicker", "placeholder": plain("Choose the day of the election")}
+        if values.election_date:
+            date_element["initial_date"] = values.election_date
+        blocks += [
+            _text(Block.RETURNS_NEW_ELECTION_NAME, "Election name", initial=values.election_name,
+                  placeholder="e.g. Regular Special District Election"),
+            _input(Block.RETURNS_NEW_ELECTION_DATE, "Election day", date_element),
+            _text(Block.RETURNS_LOCAL_GOVERNMENT, "Local government conducting the election",
+                  initial=values.local_government or government, placeholder="e.g. Bear Creek Fire Protection District",
+                  hint=f"Already set up: {named}." if named else None),
+            _text(Block.RETURNS_GOVERNING_BODY, "Its governing body (receives the recount notices)",
+                  initial=values.governing_body or body, placeholder="e.g. Board of Directors"),
+        ]
+    blocks += [
+        _input(Block.RETURNS_UPLOAD_KIND, "Kind of election", _select(
+            [option(label, value) for value, label in KIND_OPTIONS], initial=values.election_kind,
+            placeholder="As the file says"), optional=True,
+            hint="Leave empty to go by the file. Where a file does not say and the verdict depends on it, the contest "
+                 "is left undecided until you choose."),
+        _text(Block.RETURNS_UPLOAD_SEATS, "Seats, where the file does not say", initial=values.seats, multiline=True,
+              max_length=SEATS_TEXT_LIMIT, optional=True,
+              placeholder="Cherry Creek Valley Water and Sanitation District - Director=2",
+              hint=problems_text(failed.seats_problems, HINT_LIMIT) if failed and failed.seats_problems else
+              "One contest per line: its name as in the file, =, the number of seats. Contests not listed fill one "
+              "seat unless the file says otherwise."),
+    ]
+    return modal(TITLE, blocks, callback_id=View.RETURNS_UPLOAD.value, submit="Read file",
+                 private_metadata=json.dumps({"c": channel_id}, separators=(",", ":")))
+
+
+def busy_modal(text: str) -> dict:
+    return modal(TITLE, [section(f":hourglass_flowing_sand: {text}")], callback_id=View.MESSAGE.value, close="Close")
+
+
+def reading_modal(file_name: str) -> dict:
+    return busy_modal(f"Reading *{esc(file_name)}*… the verdicts show here in a moment.")
+
+
+def saving_modal(file_name: str) -> dict:
+    return busy_modal(f"Saving *{esc(file_name)}*…")
+
+
+def outcome_modal(text: str) -> dict:
+    return modal(TITLE, [section(text)], callback_id=View.MESSAGE.value, close="Close")
+
+
+# ------------------------------------------------------------------ what the preview carries
+@dataclass(frozen=True)
+class PreviewState:
+    channel_id: str | None
+    target: UploadTarget
+    reading: Reading
+    file_id: str
+    file_name: str
+    sha256: str
+    based_on: int
+    saveable: bool
+    correction: bool
+    refusal: str  # why it cannot be saved, for the field
+
+
+def _target_data(target: UploadTarget) -> dict[str, Any]:
+    ne = target.new_election
+    return {"e": target.election_id,
+            "ne": {"n": ne.name, "d": ne.election_date.isoformat(), "g": ne.local_government,
+                   "b": ne.governing_body} if ne else None}
+
+
+def preview_metadata(state: PreviewState) -> str:
+    data = {"c": state.channel_id, **_target_data(state.target), "ek": state.reading.election_kind,
+            "st": state.reading.seats_text, "f": state.file_id, "fn": state.file_name[:200], "h": state.sha256,
+            "v": state.based_on, "ok": state.saveable, "x": state.correction, "p": ""}
+    room = METADATA_LIMIT - len(json.dumps(data, separators=(",", ":"), ensure_ascii=False)) - 20
+    if room < 100:
+        raise UserError("The names in this form are too long to carry through Slack; shorten the seats list, or "
+                        "import the file at the console (`recount-bot import`).")
+    refusal = state.refusal
+    while True:  # JSON escapes (quotes, newlines) may lengthen the text: shorten until it fits
+        data["p"] = refusal
+        text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        if len(text) <= METADATA_LIMIT:
+            return text
+        refusal = refusal[: max(0, len(refusal) - (len(text) - METADATA_LIMIT) - 2)] + "…"
+
+
+def preview_state(meta: dict[str, Any]) -> PreviewState:
+    ne = meta.get("ne")
+    target = UploadTarget(
+        election_id=meta.get("e"),
+        new_election=NewElection(ne["n"], dt.date.fromisoformat(ne["d"]), ne["g"], ne["b"]) if ne else None)
+    return PreviewState(
+        channel_id=meta.get("c"), target=target, reading=parse_reading(meta.get("ek"), meta.get("st")),
+        file_id=str(meta.get("f") or ""), file_name=str(meta.get("fn") or "the file"), sha256=str(meta.get("h") or ""),
+        based_on=int(meta.get("v") or 0), saveable=bool(meta.get("ok")), correction=bool(meta.get("x")),
+        refusal=str(meta.get("p") or ""))
+
+
+def values_of(state: PreviewState) -> FormValues:
+    """The form's values as the preview remembers them (to show the form again)."""
+    ne = state.target.new_election
+    election = str(state.target.election_id) if state.target.election_id else NEW
+    return FormValues(election=election, election_name=ne.name if ne else None,
+                      election_date=ne.election_date.isoformat() if ne else None,
+                      local_government=ne.local_government if ne else None,
+                      governing_body=ne.governing_body if ne else None,
+                      election_kind=state.reading.election_kind, seats=state.reading.seats_text or None)
