@@ -398,16 +398,19 @@ def test_nist_fixture_checks():
 
 def test_nist_fractional_count_shows_its_json_path(tmp_path):
     path = _nist_with(tmp_path, {(0, 0): 412.5})
-    assert_bad_input(recount_bot("check", path),
+    assert_undecided(recount_bot("check", path),
                      "$.Election[0].Contest[0].ContestSelection[0].VoteCounts[0].Count: "
                      "must be a whole number of votes (got 412.5)")
 
 
 def test_nist_several_problems_all_listed(tmp_path):
     path = _nist_with(tmp_path, {(0, 0): 412.5, (1, 0): -3})
-    assert_bad_input(recount_bot("check", path), "2 problems",
+    assert_undecided(recount_bot("check", path),
                      "$.Election[0].Contest[0].ContestSelection[0].VoteCounts[0].Count: must be a whole number",
                      "$.Election[0].Contest[0].ContestSelection[1].VoteCounts[0].Count: must not be negative")
+    # Recording it is refused whole, both problems listed.
+    result = recount_bot("import", path, "--election-date", "2026-11-03", "--name", "E")
+    assert result.returncode == 2 and "2 problems in the returns; nothing was imported" in result.stderr
 
 
 def test_usage_errors_show_usage_and_exit_2():

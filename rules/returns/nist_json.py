@@ -1,18 +1,36 @@
 """NIST SP 1500-100 v2 election results (JSON) to contests.
 
-Numbers are parsed as Decimal (never float), so 12.5 cannot quietly become 12 and 12.0 can be
-accepted exactly. The schema is checked first; only a valid document is read for its meaning,
-because the reading below relies on the shapes the schema guarantees.
+The format: one ElectionReport holding GpUnits (ReportingUnits such as a county, its precincts, its
+districts, each with a Type, and which units it is made of in ComposingGpUnitIds; or
+ReportingDevices), Parties, Headers, and Elections; each Election has Candidates and Contests
+(CandidateContest, BallotMeasureContest, RetentionContest, PartyContest); each ContestSelection
+holds VoteCounts: a Count for one GpUnit, of one Type (total, election-day, early, absentee, ...).
+A pre-election report (NIST's pe-* files) is the same without VoteCounts.
 
-Reading rules, and why:
-- CandidateContest: seats = NumberElected (default 1); a choice is the BallotName of the
-  candidate(s) of a CandidateSelection, joined with " / " (a ticket); a write-in without a
-  candidate is "Write-in". BallotMeasureContest and RetentionContest are questions whose choices
-  are the selections' text. PartyContest is skipped with a note (it elects no one and asks nothing).
-- VoteCounts of one selection in one GpUnit: the "total" count if there is one, else the sum of
-  the other counts, which are its components (election-day, early, absentee, ...).
-- Counts at a ReportingUnit and at units it is composed of (ComposingGpUnitIds) would count twice:
-  the leaves are the units, and each parent is cross-checked against the sum of its leaves.
+Numbers are parsed as Decimal (never float), so 12.5 cannot quietly become 12 and 12.0 can be
+accepted exactly. The schema (NIST's, draft-04; `nist_schema`) is checked first, because the
+reading relies on the shapes it guarantees. What refuses the whole file: not JSON, not an
+ElectionReport, a schema error outside the contests (GpUnit, Party, Candidate, the report's own
+fields), and a GpUnit tree that cannot be read (an @id used twice, a part that names no GpUnit, a
+unit made of itself), or a Candidate @id used twice. Anything wrong inside a contest (a schema error
+under `$.Election[i].Contest[j]`, a bad count, an unknown CandidateId or GpUnitId, a higher level
+that disagrees with the units it holds) leaves that contest alone undecided.
+
+What real files hold, and how each is read:
+- Contests of one Name in different districts or parties (every NIST primary file, Cambridge MA's
+  exports): names are made unique by district and party (`nist_json_names`). A contest with
+  PrimaryPartyIds is that party's primary (`Draft.primary_party`; the pipeline names the reading).
+- A county's total beside its precinct counts, with or without ComposingGpUnitIds linking them
+  (NIST's synthetic files link nothing): each vote is counted once, at the lowest level; the others
+  are set aside and cross-checked (`nist_json_units`).
+- Counts outside a contest's district (Cambridge repeats the city's write-in line, every precinct, in
+  each district contest): write-in lines and zeros there are set aside; a named choice's votes there
+  leave the contest undecided.
+- Seats from NumberElected, else VotesAllowed (gen-01), else not said; ballot measures and retention
+  contests are questions (the format says so); unnamed write-ins are the "Write-in" bucket; vote
+  count types, device classes, rounds and suppressed counts: `nist_json_contest`.
+- A PartyContest (straight-party voting) is skipped with a note: it elects no one and asks nothing.
+- OtherCounts (over/undervotes) and BallotCounts (ballots cast) are set aside.
 """
 from __future__ import annotations
 
@@ -20,16 +38,18 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from rules.contest import ContestKind
 from rules.returns.build import Draft
+from rules.returns.options import ElectionKind
+from rules.returns.nist_json_contest import Context, read_contest
+from rules.returns.nist_json_names import Naming, contest_names
 from rules.returns.nist_json_units import GpUnits, text_of
-from rules.returns.nist_schema import schema_problems
+from rules.returns.nist_schema import json_path, schema_errors
 from rules.returns.problems import Report
+from rules.row_kinds import RowKind
 
 REPORT_TYPE = "ElectionResults.ElectionReport"
 DESCRIPTION = f'NIST SP 1500-100 v2 JSON whose top level has "@type": "{REPORT_TYPE}"'
-QUESTION_TYPES = {"ElectionResults.BallotMeasureContest", "ElectionResults.RetentionContest"}
-MAX_COUNT = 10**15  # beyond any electorate; also keeps int() away from absurd exponents like 1E+999999
+PARTY_CONTEST = "ElectionResults.PartyContest"
 
 
 def load(text: str, report: Report) -> Any:
@@ -57,179 +77,87 @@ def parse_document(document: Any, report: Report) -> list[Draft]:
         report.problem("$", f'must be a JSON object with "@type": "{REPORT_TYPE}"')
         return []
     try:
-        problems = schema_problems(document)
+        errors = schema_errors(document)
     except RecursionError:
         report.problem("$", "is nested too deeply to validate")
         return []
-    if problems:
-        report.problems.extend(problems)
+    in_contests: dict[tuple[int, int], list[tuple[str, str]]] = {}
+    for parts, message in errors:
+        if len(parts) >= 4 and parts[0] == "Election" and parts[2] == "Contest" and isinstance(parts[3], int):
+            in_contests.setdefault((parts[1], parts[3]), []).append((json_path(parts), message))
+    if len(errors) > sum(map(len, in_contests.values())):
+        # The file is refused: list every violation, the contests' too, so one pass fixes them all.
+        for parts, message in errors:
+            report.problem(json_path(parts), message)
         return []
-    return _Reader(document, report).contests()
+    return _Reader(document, report, in_contests).contests()
 
 
 class _Reader:
-    def __init__(self, document: dict, report: Report) -> None:
+    def __init__(self, document: dict, report: Report, in_contests: dict[tuple[int, int], list[tuple[str, str]]]) -> None:
         self.report = report
         self.document = document
+        self.schema_errors = in_contests  # (election, contest) -> its schema violations (location, message)
         self.units = GpUnits(document.get("GpUnit", []), report)
-        self.parties = {p["@id"]: text_of(p.get("Name")) for p in document.get("Party", []) if "@id" in p}
-        self.candidates: dict[str, tuple[str, str]] = {}  # @id -> (ballot name, party name)
+        self.parties = {p["@id"]: text_of(p.get("Name")).strip() for p in document.get("Party", [])}
+        candidates: dict[str, tuple[str, str]] = {}
         for i, election in enumerate(document.get("Election", [])):
             for j, candidate in enumerate(election.get("Candidate", [])):
-                if candidate["@id"] in self.candidates:
+                if candidate["@id"] in candidates:
                     report.problem(f"$.Election[{i}].Candidate[{j}].@id", f"@id {candidate['@id']!r} is used twice")
                     continue
-                party = self.parties.get(candidate.get("PartyId", ""), "")
-                self.candidates[candidate["@id"]] = (text_of(candidate["BallotName"]).strip(), party)
-        self.summed_units = 0
-        self.cross_checked = 0
+                party = candidate.get("PartyId", "")
+                if party and party not in self.parties:
+                    report.note(f"$.Election[{i}].Candidate[{j}].PartyId: no Party has @id {party!r}; read as no party",
+                                kind="unknown parties")
+                candidates[candidate["@id"]] = (text_of(candidate["BallotName"]).strip(), self.parties.get(party, ""))
+        self.context = Context(report, self.units, candidates)
 
     def contests(self) -> list[Draft]:
+        report = self.report
+        if report.problems:  # the GpUnit tree or the candidates cannot be read
+            return []
+        names = contest_names(self.document, self.units, self.parties, self.context.candidates, report)
         drafts: list[Draft] = []
-        first_path: dict[str, str] = {}
         for i, election in enumerate(self.document.get("Election", [])):
+            if election.get("Type") == "general" and report.stated_kind is None:
+                # The file says so itself (the caller's --election-kind and the file's name still come first).
+                # A primary's contests are already one per party here (by PrimaryPartyIds or ballot header).
+                report.stated_kind = (ElectionKind.GENERAL, f"the file says so ($.Election[{i}].Type is general)")
+            scope = election["ElectionScopeId"]
+            if not self.units.known(scope):
+                report.note(f"$.Election[{i}].ElectionScopeId: no GpUnit has @id {scope!r}; not used")
+            for m in range(len(election.get("BallotCounts", []))):
+                report.set_aside(RowKind.TURNOUT, f"$.Election[{i}].BallotCounts[{m}]")
             for j, contest in enumerate(election.get("Contest", [])):
-                path = f"$.Election[{i}].Contest[{j}]"
-                name = contest["Name"].strip()
-                kind = contest["@type"]
-                if kind == "ElectionResults.PartyContest":
-                    self.report.note(f"{path}: party contest {name!r} skipped (it elects no candidate and asks no question)")
-                    continue
-                if not name:
-                    self.report.problem(f"{path}.Name", "is empty")
-                    continue
-                if name in first_path:
-                    self.report.problem(f"{path}.Name", f"contest {name!r} appears twice (first at {first_path[name]})")
-                    continue
-                first_path[name] = path
-                draft = self._contest(contest, name, path)
+                draft = self._contest(contest, f"$.Election[{i}].Contest[{j}]", names[(i, j)], (i, j), scope)
                 if draft is not None:
                     drafts.append(draft)
-        if self.summed_units:
-            self.report.note(f"{self.summed_units} counts without a 'total' were summed from their parts "
-                             "(election-day, early, absentee, ...)")
-        if self.cross_checked:
-            self.report.note(f"{self.cross_checked} counts of units made of other counted units were "
-                             "cross-checked against them and skipped")
+        if self.context.summed:
+            report.note(f"{self.context.summed} counts without a 'total' were summed from their parts "
+                        "(election-day, early, absentee, ...)")
+        if self.context.outside:
+            report.note(f"{self.context.outside} counts (write-in lines or zeros) for units outside their contest's "
+                        "district were set aside: a contest has no votes outside its district")
+        if self.document.get("Status") == "pre-election":
+            report.note("the report's Status is pre-election: it holds the contests and choices, no counts")
         return drafts
 
-    def _contest(self, contest: dict, name: str, path: str) -> Draft | None:
-        question = contest["@type"] in QUESTION_TYPES
-        draft = Draft(name=name, kind=ContestKind.QUESTION if question else ContestKind.CANDIDATE)
-        if not question and "NumberElected" in contest:
-            if contest["NumberElected"] < 1:
-                self.report.problem(f"{path}.NumberElected", f"must be at least 1 (got {contest['NumberElected']})")
-            else:
-                draft.seats, draft.seats_location = contest["NumberElected"], f"{path}.NumberElected"
-        selections = contest.get("ContestSelection", [])
-        if not selections:
-            self.report.note(f"{path}: contest {name!r} has no selections; skipped")
+    def _contest(self, contest: Any, path: str, naming: Naming, key: tuple[int, int], scope: str) -> Draft | None:
+        report, name = self.report, naming.name
+        errors = self.schema_errors.get(key)
+        if errors:
+            for location, message in errors:
+                report.row_problem(location, message, name)
+            return Draft(name=name)
+        if contest["@type"] == PARTY_CONTEST:
+            report.note(f"{path}: party contest {name!r} skipped (it elects no candidate and asks no question)")
             return None
-        counts_by_choice: dict[str, dict[str, tuple[int, str]]] = {}  # choice -> GpUnit @id -> (count, path)
-        incomplete: set[str] = set()  # choices with a refused count: cross-checks would only echo that problem
-        first_choice_path: dict[str, str] = {}
-        for k, selection in enumerate(selections):
-            spath = f"{path}.ContestSelection[{k}]"
-            choice = self._choice(selection, spath, first_choice_path)
-            if choice is None:
-                continue
-            first_choice_path[choice] = spath
-            draft.choices[choice] = None
-            party = self._party_of(selection)
-            if party:
-                draft.details[choice] = {"party": party}
-            problems_before = len(self.report.problems)
-            counts_by_choice[choice] = self._counts(selection, spath)
-            if len(self.report.problems) > problems_before:
-                incomplete.add(choice)
-        for choice, counts in counts_by_choice.items():
-            units, checked = self.units.resolve(name, choice, counts, cross_check=choice not in incomplete)
-            self.cross_checked += checked
-            for unit, votes in units.items():
-                draft.votes_by_unit.setdefault(unit, {})[choice] = votes
-        return draft
+        if not contest["Name"].strip():
+            report.row_problem(f"{path}.Name", "is empty", name)
+            return Draft(name=name)
+        for k in naming.unknown_parties:
+            report.row_problem(f"{path}.PrimaryPartyIds[{k}]", f"no Party has @id {contest['PrimaryPartyIds'][k]!r}", name)
+        return read_contest(self.context, contest, path, name, primary_party=naming.primary_party,
+                            whole=[contest["ElectionDistrictId"], scope])
 
-    def _choice(self, selection: dict, spath: str, taken: dict[str, str]) -> str | None:
-        kind = selection["@type"]
-        if kind == "ElectionResults.BallotMeasureSelection":
-            choice = text_of(selection["Selection"]).strip()
-        elif kind == "ElectionResults.CandidateSelection":
-            names = []
-            for m, cid in enumerate(selection.get("CandidateIds", [])):
-                if cid not in self.candidates:
-                    self.report.problem(f"{spath}.CandidateIds[{m}]", f"no Candidate has @id {cid!r}")
-                    return None
-                names.append(self.candidates[cid][0])
-            if names:
-                choice = " / ".join(names)
-            elif selection.get("IsWriteIn"):
-                # Several unnamed write-in lines stay apart, told apart by their @id.
-                choice = "Write-in" if "Write-in" not in taken else f"Write-in ({selection['@id']})"
-            else:
-                self.report.problem(spath, "names no candidate (no CandidateIds) and is not a write-in")
-                return None
-        else:
-            self.report.problem(f"{spath}.@type", "a party selection cannot be counted in this contest")
-            return None
-        if not choice:
-            self.report.problem(spath, "has no name to show for this choice")
-            return None
-        if choice in taken:
-            self.report.problem(spath, f"choice {choice!r} appears twice in the contest (first at {taken[choice]})")
-            return None
-        return choice
-
-    def _party_of(self, selection: dict) -> str:
-        ids = selection.get("CandidateIds", [])
-        parties = [self.candidates[c][1] for c in ids if c in self.candidates and self.candidates[c][1]]
-        return " / ".join(dict.fromkeys(parties))
-
-    def _counts(self, selection: dict, spath: str) -> dict[str, tuple[int, str]]:
-        """One figure per GpUnit: its "total", else the sum of its parts."""
-        totals: dict[str, tuple[int, str]] = {}
-        parts: dict[str, tuple[int, str]] = {}
-        for m, vc in enumerate(selection.get("VoteCounts", [])):
-            vpath = f"{spath}.VoteCounts[{m}]"
-            unit = vc["GpUnitId"]
-            if not self.units.known(unit):
-                self.report.problem(f"{vpath}.GpUnitId", f"no GpUnit has @id {unit!r}")
-                continue
-            count = self._whole(vc["Count"], f"{vpath}.Count")
-            if count is None:
-                continue
-            if vc["Type"] == "total":
-                if unit in totals:
-                    self.report.problem(vpath, f"a second 'total' count for GpUnit {unit!r} (first at {totals[unit][1]})")
-                    continue
-                totals[unit] = (count, vpath)
-            else:
-                before = parts.get(unit)
-                parts[unit] = (count + before[0], before[1]) if before else (count, vpath)
-        for unit, figure in parts.items():
-            if unit not in totals:
-                totals[unit] = figure
-                self.summed_units += 1
-        return totals
-
-    def _whole(self, value: Any, path: str) -> int | None:
-        if isinstance(value, Decimal):
-            # Order matters: a huge exponent must be refused before any arithmetic expands it.
-            if not value.is_finite():
-                self.report.problem(path, f"must be a whole number of votes (got {value})")
-                return None
-            if abs(value) >= MAX_COUNT:
-                self.report.problem(path, f"is too large to be a number of votes (got {value})")
-                return None
-            if value != value.to_integral_value():
-                self.report.problem(path, f"must be a whole number of votes (got {value})")
-                return None
-            whole = int(value)
-            self.report.note(f"{path}: {value} read as {whole}", kind="counts normalised")
-            value = whole
-        if value < 0:
-            self.report.problem(path, f"must not be negative (got {value})")
-            return None
-        if value >= MAX_COUNT:
-            self.report.problem(path, f"is too large to be a number of votes (got {value})")
-            return None
-        return value

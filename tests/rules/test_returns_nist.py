@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from rules.contest import ContestKind, Returns
-from rules.returns import ReturnsError, parse_returns
+from rules.returns import ReturnsError, parse_returns, read_returns
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "returns"
 BOARD = "$.Election[0].Contest[0]"
@@ -70,10 +70,12 @@ def test_the_example_report() -> None:
     # The district's own count is cross-checked against its precincts, not added to them.
     assert issue.units == ("Precinct 1", "Precinct 2")
     assert dict(issue.totals) == {"Yes": 745, "No": 700}
-    assert returns.notes == (
-        "2 counts without a 'total' were summed from their parts (election-day, early, absentee, ...)",
-        "2 counts of units made of other counted units were cross-checked against them and skipped",
-    )
+    assert returns.notes == ("2 counts without a 'total' were summed from their parts (election-day, early, absentee, ...)",)
+    # The district's own counts (Yes and No) were cross-checked and set aside, never added.
+    assert [(s.kind, s.count) for s in returns.set_aside] == [("subtotal", 2)]
+    assert returns.set_aside[0].rows == (
+        f"{ISSUE}.ContestSelection[0].VoteCounts[2]: Whole District in 'Ballot Issue 6A' (the whole contest, "
+        "counted again in its parts)",)
 
 
 def test_no_float_ever_exists() -> None:
@@ -129,6 +131,13 @@ def test_a_contest_of_unknown_type_is_reported_at_its_type() -> None:
         f"{BOARD}.@type",
         "must be one of ElectionResults.PartyContest, ElectionResults.BallotMeasureContest, "
         "ElectionResults.CandidateContest, ElectionResults.RetentionContest (got 'ElectionResults.RankedContest')")]
+    # A schema error inside one contest leaves only that contest undecided.
+    returns = read_returns(dumps(document))
+    assert [c.name for c in returns.contests] == ["Ballot Issue 6A"]
+    assert [u.contest for u in returns.undecided] == ["Board of Directors"]
+    assert returns.undecided[0].rows == (
+        f"{BOARD}.@type: must be one of ElectionResults.PartyContest, ElectionResults.BallotMeasureContest, "
+        "ElectionResults.CandidateContest, ElectionResults.RetentionContest (got 'ElectionResults.RankedContest')",)
 
 
 def test_a_contest_that_is_not_an_object() -> None:
@@ -150,32 +159,52 @@ def test_errors_inside_a_typed_contest_are_reported_precisely() -> None:
     ]
 
 
-def test_a_duplicate_contest_is_a_problem() -> None:
+def test_a_repeated_contest_name_in_the_same_district_is_told_apart_by_id() -> None:
     document = fixture()
     document["Election"][0]["Contest"][1]["Name"] = "Board of Directors"
-    assert problems_of(document) == [
-        (f"{ISSUE}.Name", f"contest 'Board of Directors' appears twice (first at {BOARD})")]
+    returns = parse_returns(dumps(document))
+    assert [c.name for c in returns.contests] == ["Board of Directors (k-board)", "Board of Directors (k-6a)"]
+    assert "2 contests are named 'Board of Directors' with the same district and party: told apart by their @id" \
+        in returns.notes
 
 
-def test_references_to_nothing_are_problems() -> None:
+def test_references_to_nothing_inside_a_contest_leave_only_it_undecided() -> None:
     document = fixture()
     board = document["Election"][0]["Contest"][0]
     board["ContestSelection"][1]["CandidateIds"] = ["c-nobody"]
     board["ContestSelection"][2]["VoteCounts"][1]["GpUnitId"] = "ru-p9"
-    document["GpUnit"][0]["ComposingGpUnitIds"].append("ru-p3")
     assert problems_of(document) == [
-        ("$.GpUnit[0].ComposingGpUnitIds[2]", "no GpUnit has @id 'ru-p3'"),
         (f"{BOARD}.ContestSelection[1].CandidateIds[0]", "no Candidate has @id 'c-nobody'"),
         (f"{BOARD}.ContestSelection[2].VoteCounts[1].GpUnitId", "no GpUnit has @id 'ru-p9'"),
     ]
+    returns = read_returns(dumps(document))
+    assert [c.name for c in returns.contests] == ["Ballot Issue 6A"]
+    assert [(u.contest, u.rows) for u in returns.undecided] == [("Board of Directors", (
+        f"{BOARD}.ContestSelection[1].CandidateIds[0]: no Candidate has @id 'c-nobody'",
+        f"{BOARD}.ContestSelection[2].VoteCounts[1].GpUnitId: no GpUnit has @id 'ru-p9'"))]
 
 
-def test_a_parent_unit_that_disagrees_with_its_parts_is_a_problem() -> None:
+def test_a_broken_gpunit_tree_refuses_the_file() -> None:
+    document = fixture()
+    document["GpUnit"][0]["ComposingGpUnitIds"].append("ru-p3")
+    assert problems_of(document) == [("$.GpUnit[0].ComposingGpUnitIds[2]", "no GpUnit has @id 'ru-p3'")]
+    document = fixture()
+    document["GpUnit"][1]["ComposingGpUnitIds"] = ["ru-district"]  # Precinct 1 made of the district made of it
+    assert problems_of(document) == [
+        ("$.GpUnit[0].ComposingGpUnitIds", "'Whole District' is made, through its parts, of itself")]
+    with pytest.raises(ReturnsError):
+        read_returns(dumps(document))
+
+
+def test_a_parent_unit_that_disagrees_with_its_parts_leaves_its_contest_undecided() -> None:
     document = fixture()
     document["Election"][0]["Contest"][1]["ContestSelection"][0]["VoteCounts"][2]["Count"] = 746
     assert problems_of(document) == [(
         f"{ISSUE}.ContestSelection[0].VoteCounts[2].Count",
-        "Whole District reports 746 for 'Yes' in 'Ballot Issue 6A', but the units it is composed of add up to 745")]
+        "Whole District reports 746 for 'Yes', but the units it is composed of add up to 745")]
+    returns = read_returns(dumps(document))
+    assert [c.name for c in returns.contests] == ["Board of Directors"]
+    assert [u.contest for u in returns.undecided] == ["Ballot Issue 6A"]
 
 
 def test_a_total_wins_over_its_parts() -> None:
@@ -221,15 +250,24 @@ def test_retention_is_a_question_and_party_contests_are_skipped() -> None:
         in returns.notes
 
 
-def test_seats_default_to_one_and_the_caller_may_set_them() -> None:
+def test_seats_come_from_number_elected_else_votes_allowed() -> None:
     document = fixture()
+    document["Election"][0]["Contest"][0]["NumberElected"] = 1  # VotesAllowed stays 2
+    board = parse_returns(dumps(document)).contest("Board of Directors")
+    assert (board.seats, board.readings) == (1, ())
     del document["Election"][0]["Contest"][0]["NumberElected"]
-    assert parse_returns(dumps(document)).contest("Board of Directors").seats == 1
-    assert parse_returns(dumps(document), seats={"Board of Directors": 3}).contest("Board of Directors").seats == 3
+    board = parse_returns(dumps(document)).contest("Board of Directors")
+    assert board.seats == 2
+    assert board.readings == ("seats: 2, read from VotesAllowed (each voter may vote for 2); the file gives no "
+                              "NumberElected",)
+    assert problems_of(dumps(document), seats={"Board of Directors": 3}) == [
+        ("seats['Board of Directors']", f"says 3 seats, but the file says 2 ({BOARD}.VotesAllowed)")]
     assert problems_of(fixture(), seats={"Board of Directors": 3, "Ballot Issue 6A": 2}) == [
         ("seats['Board of Directors']", f"says 3 seats, but the file says 2 ({BOARD}.NumberElected)"),
         ("seats['Ballot Issue 6A']", "'Ballot Issue 6A' is a question; it has no seats to fill"),
     ]
+    document["Election"][0]["Contest"][0]["VotesAllowed"] = 0
+    assert problems_of(dumps(document)) == [(f"{BOARD}.VotesAllowed", "must be at least 1 (got 0)")]
 
 
 def test_not_json_and_not_a_report() -> None:
