@@ -50,6 +50,9 @@ def decide_contest(contest: Contest, multi_seat_rule: MultiSeatRule = DEFAULT_MU
     if not contest.uncertain and contest.total_votes == 0:
         return Undecided(contest.name, "no votes counted: every count in the file is 0 (a file from before the "
                                        "count?); there is nothing to compare")
+    if named and not contest.uncertain and not any(contest.totals[c] for c in named):
+        return Undecided(contest.name, "no votes for any named choice, only for the write-in line: the file does "
+                                       "not name who received them; tally the write-ins by name")
     if not named:
         return Undecided(contest.name, "only write-in votes: the file does not name who received them; tally the "
                                        "write-ins by name")
@@ -63,6 +66,9 @@ def _with_hidden_counts(contest: Contest, named: list[str], rule: MultiSeatRule)
     rows = tuple(f"{b.location}: {b.describe()}" if b.location else b.describe() for b in cells[:20])
     k = contest.seats if rule is MultiSeatRule.LAST_WINNER_FIRST_LOSER else 1
     ranges = ranges_of(contest, named)
+    if all(high == 0 for high in ranges.high.values()):  # every count hidden or not is at most 0
+        return Undecided(contest.name, "no votes counted: every count in the file is 0 or hidden as at most 0; "
+                                       "there is nothing to compare", rows)
     lowest = check_automatic_recount(contest, rule)
     if len(named) <= contest.seats:
         can_recount, can_not = False, True

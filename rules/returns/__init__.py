@@ -26,7 +26,7 @@ from rules.returns import nist_json
 from rules.returns.build import finish
 from rules.returns.options import ElectionKind, ReadOptions
 from rules.returns.problems import Problem, Report, ReturnsError
-from rules.returns.registry import READERS, Head, available, module
+from rules.returns.registry import READERS, Head, module
 from rules.returns.source import Source, open_source
 from rules.returns.xlsx import is_workbook, workbook_to_csv
 
@@ -119,7 +119,7 @@ def _read(data, format, seats, election_kind, file_name) -> tuple[Returns, Repor
 
 
 def _formats_described() -> str:
-    return "; ".join(f"{module(name).DESCRIPTION} ({name})" for name in available())
+    return "; ".join(f"{module(name).DESCRIPTION} ({name})" for name in READERS)
 
 
 def _detect(source: Source) -> tuple[str, Any]:
@@ -138,7 +138,7 @@ def _detect(source: Source) -> tuple[str, Any]:
         found = (f"this looks like JSON, but it {scratch.problems[0].message}" if scratch.problems
                  else "this is JSON without that @type")
         raise ReturnsError([Problem("file", f"unknown format: expected {_formats_described()}; {found}")])
-    for name in available():
+    for name in READERS:
         if name == _JSON_FORMAT:
             continue
         if module(name).detect(head):

@@ -55,7 +55,8 @@ def _is_primary_party(party: str) -> bool:
 def primary_sign(drafts: list["Draft"]) -> tuple[str, str, list[str]] | None:
     """(contest, party, its candidates) for the first contest where one party has two real contenders."""
     for draft in drafts:
-        if draft.kind is not ContestKind.CANDIDATE or draft.primary_party:
+        # A multi-seat general contest may have two nominees of one party (gen-01's County Assessor).
+        if draft.kind is not ContestKind.CANDIDATE or draft.primary_party or (draft.seats or 1) > 1:
             continue
         totals = _totals(draft)
         by_party: dict[str, list[str]] = {}
@@ -105,6 +106,8 @@ def split_by_party(draft: "Draft") -> list["Draft"]:
     parts: list[Draft] = []
     for party in parties_in(draft):
         choices = {c: None for c in draft.choices if party_of(draft, c) == party}
+        if not party and all(is_write_in_bucket(c) for c in choices):
+            continue  # a write-in line of no party belongs to no party's primary; it could never win anyway
         label = party or NO_PARTY
         part = Draft(name=f"{draft.name} ({label})", kind=draft.kind, seats=draft.seats,
                      seats_location=draft.seats_location, choices=choices, primary_party=label,

@@ -39,18 +39,6 @@ def module(name: str) -> ModuleType:
     return importlib.import_module(READERS[name])
 
 
-def available() -> list[str]:  # DEVELOPMENT ONLY, removed before the session ends: readers still being written
-    out = []
-    for name in READERS:
-        try:
-            module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != READERS[name]:
-                raise
-            continue
-        out.append(name)
-    return out
-
 
 @dataclass(eq=False)
 class Head:

@@ -13,14 +13,11 @@ from hypothesis import strategies as st
 
 from rules.contest import Returns
 from rules.returns import FORMATS, Problem, ReturnsError, parse_returns
+from rules.returns.registry import READERS, module
 from rules.returns.source import UTF8_CHECK_CHUNK
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "returns"
-NEEDS = (
-    "unknown format: expected a CSV whose header has contest, choice and votes (template); "
-    "a CSV whose header has county, office, candidate and votes (openelections); "
-    'or NIST SP 1500-100 v2 JSON whose top level has "@type": "ElectionResults.ElectionReport" (nist)'
-)
+NEEDS = "unknown format: expected " + "; ".join(f"{module(name).DESCRIPTION} ({name})" for name in READERS)
 
 
 def problems_of(data: bytes | str, **kwargs) -> list[tuple[str, str]]:
@@ -30,7 +27,12 @@ def problems_of(data: bytes | str, **kwargs) -> list[tuple[str, str]]:
 
 
 def test_the_public_api() -> None:
-    assert FORMATS == ("template", "openelections", "nist")
+    assert FORMATS == ("sos-precinct", "clarity-summary", "corla-tabulate", "dominion-sov", "openelections",
+                       "template", "clarity-detail", "nist")
+    # The message for a file in no known format names what each one looks like.
+    for fragment in ("County, Precinct, Contest, Choice, Party and Total Votes", "contest, choice and votes",
+                     "office, candidate, votes and county or precinct", '"@type": "ElectionResults.ElectionReport"'):
+        assert fragment in NEEDS
     problem = Problem("row 7, column votes", "is empty")
     assert (problem.location, problem.message, str(problem)) == ("row 7, column votes", "is empty", "row 7, column votes: is empty")
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -64,9 +66,8 @@ def test_detection_reads_header_names_case_insensitively() -> None:
 def test_an_explicit_format_overrides_detection() -> None:
     template = (FIXTURES / "template_small.csv").read_bytes()
     assert problems_of(template, format="openelections") == [
-        ("row 1", "missing column 'county'; expected county, office, candidate, votes and optionally precinct, district, party, no_votes"),
-        ("row 1", "missing column 'office'; expected county, office, candidate, votes and optionally precinct, district, party, no_votes"),
-        ("row 1", "missing column 'candidate'; expected county, office, candidate, votes and optionally precinct, district, party, no_votes"),
+        ("row 1", "missing column 'office'; expected office, candidate, votes and optionally county, precinct, district, party, no_votes"),
+        ("row 1", "missing column 'candidate'; expected office, candidate, votes and optionally county, precinct, district, party, no_votes"),
     ]
     assert problems_of(template, format="nist") == [
         ("file", "is not valid JSON: Expecting value (line 1, column 1)")]
@@ -84,12 +85,12 @@ def test_a_header_missing_a_column_is_detected_by_the_columns_it_has() -> None:
     ]
     openelections = "county,office,district,party,candidate,no_votes\nADAMS,Mayor,,,Ann,3\n"
     assert problems_of(openelections) == problems_of(openelections, format="openelections") == [
-        ("row 1", "missing column 'votes'; expected county, office, candidate, votes and optionally "
-                  "precinct, district, party, no_votes")]
+        ("row 1", "missing column 'votes'; expected office, candidate, votes and optionally "
+                  "county, precinct, district, party, no_votes")]
     # Columns of both: OpenElections is tried first, as for complete headers.
     assert problems_of("county,office,candidate,contest,choice\nADAMS,Mayor,Ann,Mayor,Ann\n") == [
-        ("row 1", "missing column 'votes'; expected county, office, candidate, votes and optionally "
-                  "precinct, district, party, no_votes")]
+        ("row 1", "missing column 'votes'; expected office, candidate, votes and optionally "
+                  "county, precinct, district, party, no_votes")]
 
 
 def test_unknown_formats_say_what_each_format_needs() -> None:
@@ -103,7 +104,7 @@ def test_unknown_formats_say_what_each_format_needs() -> None:
         "file", f"{NEEDS}; this looks like JSON, but it is not valid JSON: "
                 "Expecting property name enclosed in double quotes (line 1, column 45)")]
     assert problems_of("Mayor,Ann,3\n", format="csv") == [
-        ("format", "unknown format 'csv'; expected one of template, openelections, nist")]
+        ("format", f"unknown format 'csv'; expected one of {', '.join(READERS)}")]
 
 
 def test_empty_input() -> None:

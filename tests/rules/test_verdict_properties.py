@@ -83,7 +83,10 @@ def _csv(rows) -> str:
 
 def _verdicts(text: str):
     result = decide_returns(read_returns(text))
-    return ({d.contest: (d.outcome, d.highest, d.next_highest) for d in result.decisions},
+    # Names of choices tied with others follow the order of the rows: compare the figures, and the winners.
+    return ({d.contest: (d.outcome, d.highest and d.highest.votes, d.next_highest and d.next_highest.votes,
+                         frozenset(w.choice for w in d.winners) if not d.tie_for_last_seat else None)
+             for d in result.decisions},
             {u.contest for u in result.undecided})
 
 
