@@ -28,14 +28,14 @@ def set_aside_sum_subtotals(draft: "Draft", report: "Report") -> None:
     groups: dict[str, list[str]] = {}
     for unit in draft.votes_by_unit:
         groups.setdefault(draft.unit_parent.get(unit, ""), []).append(unit)
-    removed: list[str] = []
+    removed: dict[str, None] = {}  # an ordered set: membership is tested for every unit of a contest
     for units in groups.values():
-        removed.extend(_subtotals_of(draft, units))
+        removed.update(dict.fromkeys(_subtotals_of(draft, units)))
     # Top-level units (no parent) are compared against every unit of the contest too: a state total
     # row in a file of precincts grouped by county.
     if len(groups) > 1 and "" in groups:
-        removed.extend(u for u in _subtotals_of(draft, [u for u in draft.votes_by_unit if u not in removed],
-                                                candidates=groups[""]) if u not in removed)
+        rest = [u for u in draft.votes_by_unit if u not in removed]
+        removed.update(dict.fromkeys(_subtotals_of(draft, rest, candidates=groups[""])))
     for unit in removed:
         cells = len(draft.votes_by_unit.pop(unit))
         draft.unit_parent.pop(unit, None)
@@ -54,10 +54,11 @@ def _subtotals_of(draft: "Draft", units: list[str], candidates: list[str] | None
     if sum(1 for total in sums.values() if total) < 2 or any(u in uncertain_units for u in units):
         return []
     found = []
+    members = set(units)
     with_votes = {unit for unit in units if any(draft.votes_by_unit[unit].values())}
     for unit in candidates if candidates is not None else units:
         counts = draft.votes_by_unit.get(unit)
-        if counts is None or unit not in units:
+        if counts is None or unit not in members:
             continue
         others = len(with_votes) - (unit in with_votes)
         if others >= 2 and all(counts.get(choice, 0) * 2 == total for choice, total in sums.items()):
