@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from bot.commands.common import open_database, slack_id, unreachable
-from bot.commands.errors import UsageError
+from bot.commands.errors import CommandFailed, UsageError
 
 
 def register(subparsers) -> None:
@@ -68,8 +68,12 @@ def run(args: argparse.Namespace) -> int:
         data = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     else:
         from bot.documents.case_record_pdf import case_record_pdf
+        from bot.documents.glyphs import UnprintableText
 
-        data = case_record_pdf(record)
+        try:
+            data = case_record_pdf(record)
+        except UnprintableText as exc:  # a name no bundled font prints: said, nothing written
+            raise CommandFailed(exc.message) from None
     if args.out is None:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)

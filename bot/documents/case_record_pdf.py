@@ -1,11 +1,19 @@
-"""The case record (bot.services.case_record) as a PDF a court or a records request can read on paper."""
+"""The case record (bot.services.case_record) as a PDF a court or a records request can read on paper.
+
+The record is laid out as lines first, every name in it checked (bot/documents/glyphs.py), and only then
+printed: a character no bundled font has refuses the PDF (UnprintableText, naming where in the record it is),
+never a line with a name cut short. The JSON record carries the same text exactly and is unaffected."""
 from __future__ import annotations
 
 import datetime as dt
 import json
-from typing import Any
+from typing import Any, Iterator
 
+from bot.documents.glyphs import ensure_printable, isolate, prepare
 from bot.documents.pdf import FAMILY, new_pdf, output
+
+WHAT = "The case record's PDF"
+CONSEQUENCE = "The JSON record has the exact text (recount-bot case-record CASE --format json)."
 
 
 def _text(value: Any) -> str:
@@ -18,19 +26,52 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
+    """Every text in the record with where it is ("timeline #12 › after › requester"), dict keys included
+    (a tally's keys are the candidates' names)."""
+    if isinstance(value, str):
+        yield path, value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path} › {key}" if path else str(key)
+            if isinstance(key, str):
+                yield f"{where} (a name in it)", key
+            yield from _strings(item, where)
+    elif isinstance(value, (list, tuple)):
+        for index, item in enumerate(value, start=1):
+            label = f"#{item['id']}" if isinstance(item, dict) and "id" in item else f"item {index}"
+            yield from _strings(item, f"{path} {label}")
+
+
+# How each kind of line is set: (style, size in points, line height in mm, space before in mm).
+KINDS = {"title": ("B", 16, 9, 0), "subtitle": ("", 10, 4.6, 0), "heading": ("B", 12, 7, 3), "line": ("", 9, 4.6, 0)}
+
+
+def _isolated(value: Any) -> Any:
+    """The record with every text that has right-to-left letters set as a bidi isolate (glyphs.isolate)."""
+    if isinstance(value, str):
+        return isolate(value)
+    if isinstance(value, dict):
+        return {_isolated(k): _isolated(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_isolated(item) for item in value]
+    return value
+
+
 class _Writer:
-    def __init__(self, title: str, created: dt.datetime) -> None:
-        self.pdf = new_pdf(title, created=created)
-        self.width = self.pdf.epw
+    """The record as (kind, text) lines; `render` prints them once every one is checked."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[str, str]] = []
+
+    def add(self, kind: str, text: str) -> None:
+        self.lines.append((kind, prepare(text)))
 
     def heading(self, text: str) -> None:
-        self.pdf.ln(3)
-        self.pdf.set_font(FAMILY, "B", 12)
-        self.pdf.multi_cell(self.width, 7, text, new_x="LMARGIN", new_y="NEXT")
-        self.pdf.set_font(FAMILY, "", 9)
+        self.add("heading", text)
 
     def line(self, text: str) -> None:
-        self.pdf.multi_cell(self.width, 4.6, text, new_x="LMARGIN", new_y="NEXT")
+        self.add("line", text)
 
     def pairs(self, items: dict[str, Any]) -> None:
         for key, value in items.items():
@@ -44,16 +85,30 @@ class _Writer:
             self.line("• " + "; ".join(f"{k.replace('_', ' ')}: {_text(v)}" for k, v in row.items()
                                        if v not in (None, "", [], {})))
 
+    def render(self, title: str, created: dt.datetime) -> bytes:
+        # What is printed is what was checked: the lines themselves, as a last guard behind the record's check.
+        ensure_printable([("the case record", text) for _, text in self.lines], what=WHAT, consequence=CONSEQUENCE)
+        pdf = new_pdf(prepare(title), created=created, texts=[text for _, text in self.lines])
+        width = pdf.epw
+        for kind, text in self.lines:
+            style, size, height, before = KINDS[kind]
+            if before:
+                pdf.ln(before)
+            pdf.set_font(FAMILY, style, size)
+            pdf.multi_cell(width, height, text, new_x="LMARGIN", new_y="NEXT")
+        return output(pdf)
+
 
 def case_record_pdf(record: dict[str, Any]) -> bytes:
+    ensure_printable(_strings(record, ""), what=WHAT, consequence=CONSEQUENCE)
+    record = _isolated(record)
     case = record["case"]
     created = dt.datetime.fromisoformat(record["generated_at"])
-    w = _Writer(f"Recount case #{case['id']} — {case['contest']}", created)
-    w.pdf.set_font(FAMILY, "B", 16)
-    w.pdf.multi_cell(w.width, 9, f"Record of recount case #{case['id']}", new_x="LMARGIN", new_y="NEXT")
-    w.pdf.set_font(FAMILY, "", 10)
-    w.line(f"{case['contest']} — {case['election']} ({case['election_date']}), {case['local_government']}")
-    w.line(f"{record['statute']} · generated {record['generated_at']} · {record['audit_chain']}")
+    w = _Writer()
+    w.add("title", f"Record of recount case #{case['id']}")
+    w.add("subtitle",
+          f"{case['contest']} — {case['election']} ({case['election_date']}), {case['local_government']}")
+    w.add("subtitle", f"{record['statute']} · generated {record['generated_at']} · {record['audit_chain']}")
     w.heading("The case")
     w.pairs({k: v for k, v in case.items() if k not in ("contest", "election", "election_date", "local_government")})
     w.heading("Decisions, with the subsection applied")
@@ -97,4 +152,4 @@ def case_record_pdf(record: dict[str, Any]) -> bytes:
     for row in record["timeline"]:
         w.line(f"#{row['id']} {row['at']} {row['actor']} {row['action']} {row['entity']} {row['entity_id']}: "
                f"{_text(row['after'])} [hash {row['hash'][:16]}…]")
-    return output(w.pdf)
+    return w.render(f"Recount case #{case['id']} — {case['contest']}", created)
