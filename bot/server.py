@@ -1,10 +1,16 @@
 """The HTTP server: Bolt behind waitress (a production WSGI server), with a health check.
 
-    POST /slack/events   commands, interactivity and events (Slack signs each request; Bolt verifies it)
+    POST /slack/events   commands, interactivity and events: at most 1 MiB (413 beyond, unread), signed by
+                         Slack (401 otherwise) and well formed (400 otherwise) before Bolt sees it
+                         (bot.request_gate); each refusal is one log line with a reference, no traceback
     GET  /healthz        200 when the database answers, 503 when it does not
     GET  /certificates/<token>
                          a certificate of election (C.R.S. 1-13.5-1306(6)) as a PDF while its link is valid;
                          410 Gone once it expired (ask for a new link), 404 for a token it never made
+
+HEAD is answered with the headers GET would send and no body (waitress sends whatever the app returns, and
+a body after a HEAD answer is read by the client as the start of the next response on a kept-alive
+connection).
 """
 from __future__ import annotations
 
@@ -12,13 +18,18 @@ import gc
 import json
 import logging
 import datetime as dt
+import secrets
 import threading
 from typing import Callable, Iterable
 
 import waitress
 from slack_bolt import App
-from slack_bolt.adapter.wsgi import SlackRequestHandler
+from slack_bolt.adapter.wsgi.http_response import WsgiHttpResponse
+from waitress.channel import HTTPChannel
+from waitress.server import BaseWSGIServer
+from waitress.task import ErrorTask
 
+from bot.request_gate import MAX_BODY_BYTES, Gate, Refused
 from storage.db import Database
 from storage.types import utcnow
 
@@ -50,8 +61,12 @@ class WebApp:
 
     `clock` decides when a certificate link has expired (tests pass their own)."""
 
-    def __init__(self, app: App, db: Database, *, clock: Callable[[], dt.datetime] | None = None) -> None:
-        self.slack = SlackRequestHandler(app, path=EVENTS_PATH)
+    def __init__(self, app: App, db: Database, *, clock: Callable[[], dt.datetime] | None = None,
+                 signing_secret: str | None = None) -> None:
+        # The secret Bolt verifies with, unless given: the gate and Bolt must agree on it. A missing one is an
+        # error here (Gate), never an endpoint that lets unsigned requests through.
+        self.slack = SlackEndpoint(app, signing_secret if signing_secret is not None
+                                   else getattr(app, "_signing_secret", ""))
         self.db = db
         self.clock = clock or utcnow
 
@@ -90,12 +105,21 @@ class WebApp:
         log.info("certificate link %s: served", short(token))
         start_response("200 OK", [
             ("Content-Type", "application/pdf"), ("Content-Length", str(len(data))),
-            ("Content-Disposition", f'inline; filename="{document.filename}"'),
+            ("Content-Disposition", document.content_disposition()),
             ("Cache-Control", "private, no-store"), ("Referrer-Policy", "no-referrer"),
             ("X-Robots-Tag", "noindex"), ("X-Content-Type-Options", "nosniff")])
-        return [data]  # waitress sends no body for HEAD
+        return [data]
 
     def __call__(self, environ, start_response) -> Iterable[bytes]:
+        body = self.route(environ, start_response)
+        if environ.get("REQUEST_METHOD") == "HEAD":  # the headers GET would send (Content-Length too), no body
+            close = getattr(body, "close", None)
+            if close is not None:
+                close()
+            return []
+        return body
+
+    def route(self, environ, start_response) -> Iterable[bytes]:
         path, method = environ.get("PATH_INFO", ""), environ.get("REQUEST_METHOD", "GET")
         if path == "/healthz" and method in ("GET", "HEAD"):
             return self.healthz(start_response)
@@ -110,6 +134,47 @@ class WebApp:
         return [b"Not Found"]
 
 
+def new_reference() -> str:
+    """A short id for a refusal, in the log line and in the answer (the format of handlers.interaction's)."""
+    return secrets.token_hex(4).upper()
+
+
+class SlackEndpoint:
+    """POST /slack/events: the gate (bot.request_gate), then Bolt with the request the gate built."""
+
+    def __init__(self, app: App, signing_secret: str) -> None:
+        self.app = app
+        self.gate = Gate(signing_secret)
+
+    def __call__(self, environ, start_response) -> Iterable[bytes]:
+        try:
+            request = self.gate.admit(environ)
+        except Refused as refused:
+            return refuse(environ, start_response, refused.status, refused.reason)
+        try:
+            response = self.app.dispatch(request)
+        except Exception:  # Bolt handles listeners' errors itself; this is anything else, and it is ours
+            reference = new_reference()
+            log.exception("POST %s failed in Bolt; reference %s", EVENTS_PATH, reference)
+            return _plain(start_response, "500 Internal Server Error",
+                          f"Something went wrong. Reference: {reference}\n".encode())
+        answer = WsgiHttpResponse(status=response.status, headers=response.headers, body=response.body)
+        start_response(answer.status, answer.get_headers())
+        return answer.get_body()
+
+
+REFUSED_STATUS = {400: "400 Bad Request", 401: "401 Unauthorized", 413: "413 Request Entity Too Large"}
+
+
+def refuse(environ, start_response, status: int, reason: str) -> Iterable[bytes]:
+    """One log line (the reason and a reference, never the body), and a short answer with the reference."""
+    reference = new_reference()
+    log.warning("refused %s %s from %s: %s (%d); reference %s", environ.get("REQUEST_METHOD", "?"),
+                environ.get("PATH_INFO", "?"), environ.get("REMOTE_ADDR", "?"), reason, status, reference)
+    line = REFUSED_STATUS[status]
+    return _plain(start_response, line, f"{line[4:]}. Reference: {reference}\n".encode())
+
+
 def _plain(start_response, status: str, body: bytes) -> Iterable[bytes]:
     start_response(status, [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body))),
                             ("Cache-Control", "no-store")])
@@ -120,7 +185,7 @@ class RunningServer:
     """waitress in a background thread (tests, the offline mode, benchmarks)."""
 
     def __init__(self, wsgi_app: Callable, host: str = "127.0.0.1", port: int = 0, threads: int = 8) -> None:
-        self.server = waitress.create_server(wsgi_app, host=host, port=port, threads=threads, ident="recount-bot")
+        self.server = create_server(wsgi_app, host=host, port=port, threads=threads)
         self.thread = threading.Thread(target=self.server.run, name="http", daemon=True)
 
     @property
@@ -165,5 +230,45 @@ class RunningServer:
         self.stop()
 
 
+class _RefusalTask(ErrorTask):
+    """waitress's own refusals (a body over the limit, headers too large, a malformed request line): the same
+    one log line with a reference as the app's, and the reference in the answer."""
+
+    def execute(self) -> None:
+        error, request = self.request.error, self.request
+        reference = new_reference()
+        if error.code != 500:  # a 500 here follows an app exception waitress has logged with its traceback
+            peer = self.channel.addr[0] if isinstance(self.channel.addr, tuple) else self.channel.addr
+            log.warning("refused %s %s from %s: %s (%d); reference %s", getattr(request, "command", None) or "?",
+                        getattr(request, "path", None) or "?", peer, _waitress_reason(error), error.code, reference)
+            error.body = (f"A request body is at most {MAX_BODY_BYTES:,} bytes here" if error.code == 413
+                          else str(error.body)[:200]) + f". Reference: {reference}"
+        super().execute()
+
+
+def _waitress_reason(error) -> str:
+    if error.code == 413:
+        return f"a body over the limit of {MAX_BODY_BYTES:,} bytes (refused unread)"
+    return f"{error.reason.lower()}: {str(error.body)[:80]}"
+
+
+class _Channel(HTTPChannel):
+    error_task_class = _RefusalTask
+
+
+def create_server(wsgi_app: Callable, *, host: str, port: int, threads: int):
+    """waitress, refusing a body over MAX_BODY_BYTES as soon as its headers say so (413, nothing read: waitress
+    would otherwise buffer it whole, to a temporary file, before calling the app), with a log line each."""
+    server = waitress.create_server(wsgi_app, host=host, port=port, threads=threads, ident="recount-bot",
+                                    max_request_body_size=MAX_BODY_BYTES + 1)  # waitress refuses >= this
+    listeners = [server] if isinstance(server, BaseWSGIServer) else [
+        d for d in server.map.values() if isinstance(d, BaseWSGIServer)]  # one per address ("localhost": two)
+    for listener in listeners:
+        listener.channel_class = _Channel  # the class each accepted connection gets
+    return server
+
+
 def serve_forever(wsgi_app: Callable, *, host: str, port: int, threads: int = 16) -> None:
-    waitress.serve(wsgi_app, host=host, port=port, threads=threads, ident="recount-bot")
+    server = create_server(wsgi_app, host=host, port=port, threads=threads)
+    server.print_listen("Serving on http://{}:{}")  # as waitress.serve does
+    server.run()

@@ -12,6 +12,7 @@ import json
 from bot.services import cases
 from bot.services import certificates as certs
 from bot.services.errors import UserError
+from bot.slack_text import mention
 from handlers.blocks.common import denver, esc
 from handlers.blocks.completion_modals import delivery_modal
 from handlers.blocks.recount_report import certificate_link_line
@@ -90,7 +91,7 @@ def submit_delivery(ix: Interaction) -> None:
     refresh_card(ix.services, case)
     post_in_thread(ix.services, case,
                    f":scroll: Certificate of election delivered to *{esc(certificate.candidate)}*, recorded by "
-                   f"<@{ix.user_id}>: delivered by {esc(certificate.delivered_by or '')} "
+                   f"{mention(ix.user_id)}: delivered by {esc(certificate.delivered_by or '')} "
                    f"({esc(certificate.delivery_method or '')}), {denver(certificate.delivered_at)} ({cite('(6)')}).")
 
 
@@ -100,11 +101,11 @@ def new_link(ix: Interaction) -> None:
     renewed = certs.renew_link(ix.services, workspace_id=ix.member.workspace_id, certificate_id=certificate.id,
                                actor=ix.user_id)
     case = cases.case_view(ix.services, case_id, workspace_id=ix.member.workspace_id)
-    line = certificate_link_line(renewed.certificate, certs.certificate_link(renewed.certificate.token))
-    if not renewed.renewed:
-        ix.tell(f"The link for {esc(certificate.candidate)} was made moments ago and still works; nothing "
-                f"changed:\n{line}")
+    if not renewed.renewed:  # only the link's hash is stored: the link itself is the one in the thread
+        ix.tell(f"The link for {esc(certificate.candidate)} was made moments ago and still works: it is in the "
+                "case's thread. Nothing changed.")
         return
-    post_in_thread(ix.services, case, f":link: New link for the certificate of election, made by <@{ix.user_id}> "
+    line = certificate_link_line(renewed.certificate, certs.certificate_link(renewed.certificate.token))
+    post_in_thread(ix.services, case, f":link: New link for the certificate of election, made by {mention(ix.user_id)} "
                                       f"(the earlier link no longer works):\n{line}")
     ix.tell(f"A new link for the certificate of {esc(certificate.candidate)} is in the case's thread.")

@@ -24,6 +24,7 @@ from bot.services.cases import CaseView
 from bot.services.certificates import certificate_link
 from bot.services.completion import CompletionResult, CompletionView, Readiness
 from bot.services.errors import UserError
+from bot.slack_text import mention
 from handlers.blocks.common import denver, esc
 from handlers.blocks.completion_modals import balance_modal, complete_modal, results_notice_modal
 from handlers.blocks.recount_report import (
@@ -88,7 +89,7 @@ def _field_errors(ix: Interaction, exc: UserError, fields: dict[str, Block]) -> 
 
 def already_completed(case: CaseView) -> str:
     view = case.completion
-    return (f"This recount was already completed {denver(view.completed_at)} by <@{view.completed_by}>; nothing "
+    return (f"This recount was already completed {denver(view.completed_at)} by {mention(view.completed_by)}; nothing "
             "changed. The report is in the case's thread.")
 
 
@@ -160,10 +161,10 @@ def _completed(ix: Interaction, result: CompletionResult) -> None:
     if not result.newly_completed:
         ix.tell(already_completed(case))
         return
-    announce_completion(ix, case)
+    announce_completion(ix, case, result.tokens)
 
 
-def announce_completion(ix: Interaction, case: CaseView) -> None:
+def announce_completion(ix: Interaction, case: CaseView, tokens: dict[int, str]) -> None:
     """The card shows the completion; the thread gets the report, the notice of the results and the certificates.
     Queued in the listener's unit, so they commit with the completion; only the PDFs' upload (not an outbox
     post) waits until Slack has its answer."""
@@ -173,7 +174,7 @@ def announce_completion(ix: Interaction, case: CaseView) -> None:
     letter = results_notice_letter(case, view, today=services.today(), signer=letter_signer(ix))
     post_in_thread(services, case, results_notice_text(case, view),
                    blocks=results_notice_blocks(case, view, letter))
-    links = {c.id: certificate_link(c.token) for c in view.certificates}
+    links = {c.id: certificate_link(tokens[c.id]) for c in view.certificates}  # only hashes are stored
     post_in_thread(services, case, certificates_text(case, view, links))
     if view.certificates:
         ix.later(lambda: upload_certificates(ix, case, view))
@@ -256,8 +257,8 @@ def submit_results_notice(ix: Interaction) -> None:
     refresh_card(ix.services, case)
     body = (view.completion or {}).get("notice_of_results_to") or case.governing_body
     post_in_thread(ix.services, case,
-                   f":white_check_mark: Notice of the results to {esc(body)} recorded by <@{ix.user_id}>: given by "
-                   f"{esc(view.results_notice_by or '')} by {esc(view.results_notice_method or '')}, "
+                   f":white_check_mark: Notice of the results to {esc(body)} recorded by {mention(ix.user_id)}: given "
+                   f"by {esc(view.results_notice_by or '')} by {esc(view.results_notice_method or '')}, "
                    f"{denver(view.results_notice_at)} ({cite('(6)')}).")
 
 
@@ -305,7 +306,7 @@ def submit_balance(ix: Interaction) -> None:
     case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
     ix.channel_id = case.channel_id or ix.channel_id
     refresh_card(ix.services, case)
-    text = (f":moneybag: Balance payment of *{format_money(collected.amount)}* recorded by <@{ix.user_id}>: "
+    text = (f":moneybag: Balance payment of *{format_money(collected.amount)}* recorded by {mention(ix.user_id)}: "
             f"{esc(method)}, ref. {esc(reference)}, received by {esc(received_by)} ({cite('(2)(c)')}). Written to "
             f"the ledger: balance collected {format_money(collected.amount)}")
     if collected.expense:

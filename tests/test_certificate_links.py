@@ -20,6 +20,7 @@ from bot.services.completion import complete_case
 from bot.services.errors import UserError
 from bot.settings import SettingsError, load_settings, public_base_url
 from storage.models import AuditEntry, Certificate
+from storage.models.conduct import link_token_sha256
 from tests.storage.test_completion_services import DEO, _requested_case, _tally, services  # noqa: F401
 from tests.support.slack_app import Clock
 
@@ -100,9 +101,10 @@ def test_a_new_link_replaces_the_old_one_and_a_double_click_keeps_it(
         services, completed, clock, server) -> None:  # noqa: F811
     case_id, token = completed
     with services.db.transaction() as s:
-        certificate_id = s.scalar(select(Certificate.id).where(Certificate.token == token))
+        certificate_id = s.scalar(select(Certificate.id).where(Certificate.token_sha256 == link_token_sha256(token)))
     kept = certs.renew_link(services, workspace_id=services.workspace_id, certificate_id=certificate_id, actor=DEO)
-    assert not kept.renewed and kept.certificate.token == token  # moments after it was made
+    # Moments after it was made: kept, and not shown again (only its hash is stored), but it still works.
+    assert not kept.renewed and kept.certificate.token is None and get(server, f"/certificates/{token}")[0] == 200
     clock.advance(days=31)
     assert get(server, f"/certificates/{token}")[0] == 410
     renewed = certs.renew_link(services, workspace_id=services.workspace_id, certificate_id=certificate_id, actor=DEO)
@@ -111,7 +113,8 @@ def test_a_new_link_replaces_the_old_one_and_a_double_click_keeps_it(
     assert get(server, f"/certificates/{renewed.certificate.token}")[0] == 200
     assert get(server, f"/certificates/{token}")[0] == 404
     again = certs.renew_link(services, workspace_id=services.workspace_id, certificate_id=certificate_id, actor=DEO)
-    assert not again.renewed and again.certificate.token == renewed.certificate.token
+    assert not again.renewed and again.certificate.token is None
+    assert get(server, f"/certificates/{renewed.certificate.token}")[0] == 200
     with services.db.transaction() as s:
         [entry] = s.scalars(select(AuditEntry).where(AuditEntry.action == "certificate.link_renewed")).all()
         assert entry.entity == "recount_case" and entry.entity_id == str(case_id)
@@ -121,7 +124,7 @@ def test_a_new_link_replaces_the_old_one_and_a_double_click_keeps_it(
 def test_delivery_is_recorded_once_and_audited(services, completed, clock) -> None:  # noqa: F811
     case_id, token = completed
     with services.db.transaction() as s:
-        certificate_id = s.scalar(select(Certificate.id).where(Certificate.token == token))
+        certificate_id = s.scalar(select(Certificate.id).where(Certificate.token_sha256 == link_token_sha256(token)))
     record = dict(services=services, workspace_id=services.workspace_id, certificate_id=certificate_id, actor=DEO)
     with pytest.raises(UserError, match="cannot have been delivered in the future"):
         certs.record_delivery(**record, delivered_at=clock() + dt.timedelta(hours=1), delivered_by="Dana",

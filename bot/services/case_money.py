@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
+from bot.slack_text import echo, esc
 from rules.calendar import DENVER
 from rules.checklist import PreCountChecklist, counting_may_start
 from rules.cost import CostDetermination, CostItem, determine_cost
@@ -29,6 +30,20 @@ COST_NOTICE_METHODS = ("email", "letter", "phone", "in person", "other")
 # The columns' sizes: PostgreSQL refuses longer text, so it is refused here first, on its field.
 NAME_LIMIT = 200
 REFERENCE_LIMIT = 100
+# The most one amount of money may be. The ledger keeps whole cents in a 64-bit column (about $92 quadrillion;
+# beyond it the database refuses the row and the person saw only "something went wrong"), and totals add
+# amounts up. No recount of a local government's election costs anywhere near a billion dollars, so an
+# amount beyond this is a slip of the keyboard, refused on its field.
+MAX_AMOUNT = Decimal("999999999.99")
+
+
+def within_limit(amount: Decimal, *, label: str, field: str) -> Decimal:
+    """`amount` if it is at most MAX_AMOUNT; else UserError on `field`, naming it by `label` (the value itself is
+    not echoed: it may be hundreds of digits)."""
+    if amount > MAX_AMOUNT:
+        raise UserError(f"{label}: at most {format_money(MAX_AMOUNT)}; an amount this large is surely a typo.",
+                        field=field)
+    return amount
 
 
 class CostRefused(UserError):
@@ -138,6 +153,9 @@ def record_cost(services: Services, *, workspace_id: int, case_id: int, items: l
     determination = determine_cost(items)
     if not determination.determined:
         raise CostRefused(determination)
+    for index, item in enumerate(determination.items, start=1):
+        within_limit(item.amount, label=item.kind.label, field=f"item{index}.amount")
+    within_limit(determination.total, label="The total cost", field="total")
     with services.db.transaction() as session:
         case = _requested_case(session, case_id, workspace_id)
         if case.counting_started_at is not None:
@@ -181,7 +199,7 @@ def record_cost_notice(services: Services, *, workspace_id: int, case_id: int, n
                        method: str, notified_by: str, details: str | None, actor: str) -> CostNoticeView:
     """(2)(b)(III): the requester was told the cost — of the cost as it stands now."""
     if method not in COST_NOTICE_METHODS:
-        raise UserError(f"“{method}” is not a way of notifying this office records.", field="method")
+        raise UserError(f"“{echo(method)}” is not a way of notifying this office records.", field="method")
     if not notified_by.strip():
         raise UserError("Say who notified the requester.", field="notified_by")
     if len(notified_by.strip()) > NAME_LIMIT:
@@ -198,7 +216,8 @@ def record_cost_notice(services: Services, *, workspace_id: int, case_id: int, n
         latest = _cost_notices(session, case.id)
         if latest and latest[-1].cost == cost:
             raise UserError(f"The requester was already notified of {format_money(cost)}: "
-                            f"{_local(latest[-1].notified_at)} by {latest[-1].notified_by} ({latest[-1].method}).",
+                            f"{_local(latest[-1].notified_at)} by {esc(latest[-1].notified_by)} "
+                            f"({esc(latest[-1].method)}).",
                             field="notified_at")
         request = session.scalar(select(RecountRequestRow).where(RecountRequestRow.case_id == case.id))
         if request is not None and notified_at.astimezone(DENVER).date() < request.received_on:
@@ -220,7 +239,7 @@ def record_payment(services: Services, *, workspace_id: int, case_id: int, amoun
                    reference: str, received_by: str, actor: str) -> MoneyView:
     """(2)(b)(IV), (2)(c): a payment from the requester, held for the expenses of the recount."""
     if method not in PAYMENT_METHODS:
-        raise UserError(f"“{method}” is not a payment method this office records.", field="method")
+        raise UserError(f"“{echo(method)}” is not a payment method this office records.", field="method")
     if not reference.strip():
         raise UserError("Give the receipt, check or transaction number.", field="reference")
     if len(reference.strip()) > REFERENCE_LIMIT:
@@ -229,11 +248,13 @@ def record_payment(services: Services, *, workspace_id: int, case_id: int, amoun
         raise UserError("Say who received the payment.", field="received_by")
     if len(received_by.strip()) > NAME_LIMIT:
         raise UserError(f"At most {NAME_LIMIT} characters here.", field="received_by")
+    within_limit(amount, label="Amount", field="amount")
     with services.db.transaction() as session:
         case = _requested_case(session, case_id, workspace_id)
         rows = _rows(session, case.id)
         if any(r.kind == EntryKind.PAYMENT.value and r.details.get("reference") == reference.strip() for r in rows):
-            raise UserError(f"A payment with reference {reference.strip()} is already recorded for this recount.",
+            raise UserError(f"A payment with reference {esc(reference.strip())} is already recorded for this "
+                            "recount.",
                             field="reference")
         try:
             entry = LedgerEntry(EntryKind.PAYMENT, amount, f"{method} {reference.strip()}")

@@ -5,15 +5,18 @@ for N seats; none for a ballot question; none for a seat tied and left to the lo
 token (`secrets.token_urlsafe(32)`) for `GET /certificates/<token>` on `recount-bot serve` until it expires;
 a new link replaces the token, so the old link stops working.
 
-Tokens are looked up in the database, never logged whole (`short()` is what a log line may show), and left
-out of the case record and the audit log.
+Only a token's SHA-256 is stored (`Certificate.token_sha256`): the token is shown once, in the post that gives
+the link, and a link is looked up by the hash of its token, so the database holds nothing that works as a link.
+Tokens are never logged whole (`short()` is what a log line may show), and left out of the case record and the
+audit log.
 """
 from __future__ import annotations
 
 import datetime as dt
 import enum
 import re
-import secrets
+import unicodedata
+import urllib.parse
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -24,10 +27,12 @@ from bot.services.completion import CERTIFICATE_LIFETIME, CertificateLine, certi
 from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
 from bot.settings import public_base_url
+from bot.slack_text import echo
 from rules.calendar import DENVER
 from rules.statute import cite
 from storage import audit
 from storage.models import Certificate, RecountCase
+from storage.models.conduct import link_token_sha256
 
 CERTIFICATES_PATH = "/certificates/"
 # secrets.token_urlsafe(32) gives 43 characters of [A-Za-z0-9_-]; anything else is not a token we made.
@@ -37,11 +42,16 @@ DELIVERY_METHODS = ("in person", "mail", "certified mail", "email", "other")
 NAME_LIMIT = 200
 RENEW_GRACE = dt.timedelta(minutes=2)
 CITATION = cite("(6)")
+# A candidate's name in a download's file name: at most this many characters (a name may be 300 characters,
+# and more in a database that does not enforce its columns' lengths), so the header stays small.
+FILENAME_NAME_LIMIT = 60
 
 
 def short(token: str) -> str:
-    """What a log line may show of a token: enough to tell two apart, not enough to use."""
-    return token[:4] + "…"
+    """What a log line may show of a token: enough to tell two apart, not enough to use. A path that is no token
+    (a newline, say, from %0A) shows as ????: whoever typed the path does not write into the log."""
+    prefix = token[:4]
+    return (prefix if re.fullmatch(r"[A-Za-z0-9_-]*", prefix) else "????") + "…"
 
 
 def certificate_link(token: str, base: str | None = None) -> str:
@@ -63,15 +73,50 @@ class CertificateDocument:
 
     @property
     def filename(self) -> str:
+        """An ASCII file name: ASCII letters and digits, accents dropped (José -> Jose), anything else a hyphen."""
         if self.facts is None:
             return "certificate.pdf"
-        name = re.sub(r"[^A-Za-z0-9]+", "-", self.facts.candidate).strip("-") or "candidate"
-        return f"certificate-of-election-{name}.pdf"
+        return _certificate_filename(_name_part(unicodedata.normalize("NFKD", self.facts.candidate), ascii_only=True))
+
+    @property
+    def unicode_filename(self) -> str:
+        """The file name with the name as written: letters and digits of any script with their marks (vowel
+        signs, accents), anything else (spaces, punctuation, emoji, direction controls) a hyphen."""
+        if self.facts is None:
+            return "certificate.pdf"
+        return _certificate_filename(_name_part(unicodedata.normalize("NFC", self.facts.candidate), ascii_only=False))
+
+    def content_disposition(self) -> str:
+        """RFC 6266: `filename` (ASCII, quoted, nothing to escape) for every client, and `filename*` (RFC 5987,
+        UTF-8, percent-encoded) when the name as written says more than the ASCII one."""
+        value = f'inline; filename="{self.filename}"'
+        if self.unicode_filename != self.filename:
+            value += f"; filename*=UTF-8''{urllib.parse.quote(self.unicode_filename, safe='')}"
+        return value
 
     def pdf(self) -> bytes:
         if self.facts is None:
             raise ValueError("no certificate behind this link")
         return certificate_pdf(self.facts)
+
+
+def _name_part(name: str, *, ascii_only: bool) -> str:
+    out: list[str] = []
+    for c in name:
+        kind = unicodedata.category(c)[0]
+        if (c.isascii() and c.isalnum()) or (not ascii_only and kind in "LN"):
+            out.append(c)
+        elif kind == "M":  # a mark belongs to the letter before it: dropped with it, or kept with it
+            if not ascii_only and out and out[-1] != "-":
+                out.append(c)
+        elif not out or out[-1] != "-":
+            out.append("-")
+    return "".join(out)
+
+
+def _certificate_filename(name: str) -> str:
+    name = name.strip("-")[:FILENAME_NAME_LIMIT].strip("-") or "candidate"
+    return f"certificate-of-election-{name}.pdf"
 
 
 def facts_of(session: Session, certificate: Certificate) -> CertificateFacts:
@@ -90,7 +135,7 @@ def document_for_token(services: Services, token: str, *, now: dt.datetime | Non
         return CertificateDocument(LinkState.UNKNOWN)
     moment = now or services.now()
     with services.db.transaction() as session:
-        certificate = session.scalar(select(Certificate).where(Certificate.token == token))
+        certificate = session.scalar(select(Certificate).where(Certificate.token_sha256 == link_token_sha256(token)))
         if certificate is None:
             return CertificateDocument(LinkState.UNKNOWN)
         if moment >= certificate.expires_at:
@@ -106,8 +151,9 @@ def _certificate(session: Session, certificate_id: int, workspace_id: int, *, lo
     return certificate
 
 
-def _line(certificate: Certificate) -> CertificateLine:
-    return CertificateLine(certificate.id, certificate.candidate, certificate.votes, certificate.token,
+def _line(certificate: Certificate, token: str | None = None) -> CertificateLine:
+    """`token`: the link's token when it was just made (only its hash is stored)."""
+    return CertificateLine(certificate.id, certificate.candidate, certificate.votes, token,
                            certificate.created_at, certificate.expires_at, certificate.delivered_at,
                            certificate.delivered_by, certificate.delivery_method, certificate.slack_file_id)
 
@@ -150,7 +196,7 @@ def record_delivery(services: Services, *, workspace_id: int, certificate_id: in
     if len(delivered_by) > NAME_LIMIT:
         raise UserError(f"At most {NAME_LIMIT} characters here.", field="delivered_by")
     if method not in DELIVERY_METHODS:
-        raise UserError(f"“{method}” is not a way of delivering this office records.", field="method")
+        raise UserError(f"“{echo(method)}” is not a way of delivering this office records.", field="method")
     if delivered_at.tzinfo is None:
         raise ValueError("delivered_at must be timezone-aware")
     now = services.now()
@@ -180,25 +226,26 @@ def record_delivery(services: Services, *, workspace_id: int, certificate_id: in
 class LinkRenewed:
     certificate: CertificateLine
     case_id: int
-    renewed: bool  # False: the link was made moments ago (a double click) and is kept
+    renewed: bool  # False: the link was made moments ago (a double click) and is kept; its token is not known
 
 
 def renew_link(services: Services, *, workspace_id: int, certificate_id: int, actor: str) -> LinkRenewed:
     """A new link for a certificate (the old one stops working), good for CERTIFICATE_LIFETIME from now. A link
-    made in the last RENEW_GRACE is kept: a double click must not kill the link the first click posted."""
+    made in the last RENEW_GRACE is kept: a double click must not kill the link the first click posted (and, only
+    its hash being stored, the kept link cannot be shown again: `certificate.token` is None then)."""
     now = services.now()
     with services.db.transaction() as session:
         row = _certificate(session, certificate_id, workspace_id, lock=True)
         if row.expires_at - now > CERTIFICATE_LIFETIME - RENEW_GRACE:
             return LinkRenewed(_line(row), row.case_id, False)
         before = {"expires_at": row.expires_at}
-        row.token, row.expires_at = secrets.token_urlsafe(32), now + CERTIFICATE_LIFETIME
+        token, row.expires_at = row.issue_link(), now + CERTIFICATE_LIFETIME
         audit.append(session, actor=actor, action="certificate.link_renewed", entity="recount_case",
                      entity_id=row.case_id, before=before,
                      after={"certificate": row.id, "candidate": row.candidate, "expires_at": row.expires_at},
                      workspace_id=workspace_id, at=now)
         session.flush()
-        return LinkRenewed(_line(row), row.case_id, True)
+        return LinkRenewed(_line(row, token), row.case_id, True)
 
 
 def set_slack_file(services: Services, *, certificate_id: int, file_id: str) -> None:

@@ -18,18 +18,19 @@ Completing twice changes nothing: the second call returns the first result.
 from __future__ import annotations
 
 import datetime as dt
-import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from bot.services.case_money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT, ledger_of
+from bot.documents.certificate import check_names
+from bot.services.case_money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT, ledger_of, within_limit
 from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
 from bot.services.survey import flat_counts, write_version
 from bot.services.tally import case_for_update, original_contest, tally_state
+from bot.slack_text import echo, esc
 from rules.completion import CompletionDecision, complete_recount
 from rules.ledger import EntryKind, LedgerEntry
 from rules.margin import MultiSeatRule
@@ -44,6 +45,9 @@ from storage.models import (
 from storage.repositories import latest_version
 
 CERTIFICATE_LIFETIME = dt.timedelta(days=30)
+# A winner's name the certificate cannot print stops the completion (bot/documents/glyphs.py), before it records.
+NOT_COMPLETED = ("Nothing was recorded: the recount is not completed. Correct the name where it was entered, or "
+                 "have a font for it added to recount-bot, then complete the recount again.")
 # (6) says only "notify the governing body"; the office records how: the ways of bot.services.cases.NoticeMethod
 # (not imported: bot.services.cases shows a case's completion, so it imports this module).
 RESULTS_NOTICE_METHODS = ("email", "phone", "letter", "in person", "hand delivery", "other")
@@ -60,7 +64,10 @@ class CompletionResult:
     comparison: dict  # rules.tally.TallyComparison, JSON-ready
     settlement: dict | None  # rules.settlement.Settlement, JSON-ready (requested recounts)
     amended_version: int
-    certificates: tuple[tuple[str, int, str], ...]  # (candidate, votes, token)
+    certificates: tuple[tuple[str, int, str | None], ...]  # (candidate, votes, link token: None if not just made)
+    # Certificate id -> its link's token, for the certificates this call made (only their hashes are stored, so
+    # the post announcing them is the one place the links can be shown).
+    tokens: dict[int, str] = field(default_factory=dict)
 
 
 def _ledger_row(session: Session, case_id: int, kind: EntryKind, amount: Decimal, memo: str, citation: str,
@@ -123,10 +130,12 @@ def _amended_version(session: Session, case: RecountCase, amended_units: dict[st
                          source_name=f"recount case #{case.id}", source_sha256=None, actor=actor, now=now)
 
 
-def _result(case: RecountCase, newly: bool, certificates: list[Certificate], version_number: int) -> CompletionResult:
+def _result(case: RecountCase, newly: bool, certificates: list[Certificate], version_number: int,
+            tokens: dict[int, str] | None = None) -> CompletionResult:
+    tokens = tokens or {}
     return CompletionResult(case.id, newly, dict(case.completion or {}), dict((case.completion or {}).get(
         "comparison", {})), dict(case.settlement) if case.settlement else None, version_number,
-        tuple((c.candidate, c.votes, c.token) for c in certificates))
+        tuple((c.candidate, c.votes, tokens.get(c.id)) for c in certificates), tokens)
 
 
 def complete_case(services: Services, *, workspace_id: int, case_id: int, actor: str,
@@ -149,7 +158,7 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
         try:
             amended = amended_contest(original, state)
         except TallyIncomplete as exc:
-            raise UserError(f"Not every unit is tallied yet: {exc}") from None
+            raise UserError(f"Not every unit is tallied yet: {esc(str(exc))}") from None
         requested = case.kind == CaseKind.REQUESTED.value
         cost = None
         if requested:
@@ -160,11 +169,15 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
                 cost = money(actual_cost, field="actual cost")
             except (TypeError, ValueError) as exc:
                 raise UserError(str(exc), field="actual_cost") from None
+            within_limit(cost, label="Actual cost", field="actual_cost")  # the ledger's column has a bound
         request = session.scalar(select(RecountRequestRow).where(RecountRequestRow.case_id == case.id))
         government = case.contest.election.local_government
         decision = complete_recount(original, amended, requested_in_favor_of=request.in_favor_of if request else None,
                                     governing_body=f"{government.governing_body} of {government.name}",
                                     multi_seat_rule=MultiSeatRule(case.multi_seat_rule))
+        for name in decision.certificates:  # before anything is written: no certificate without the whole name
+            check_names(candidate=name, office=case.contest.name, election=case.contest.election.name,
+                        local_government=government.name, consequence=NOT_COMPLETED)
         comparison = compare_with_original(original, amended)
         settlement = _settle_money(session, case, decision, cost, actor, now) if requested else None
         version = _amended_version(session, case, {u: dict(c) for u, c in amended.votes_by_unit.items()}, actor, now)
@@ -173,12 +186,14 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
         case.settlement = to_jsonable(settlement) if settlement else None
         case.completed_at, case.completed_by = now, actor
         case.status, case.amended_version_id = CaseStatus.COMPLETED.value, version.id
+        new_tokens = []
         for name in decision.certificates:
             certificates.append(Certificate(case_id=case.id, candidate=name, votes=decision.amended_totals[name],
-                                            token=secrets.token_urlsafe(32), created_at=now,
-                                            expires_at=now + CERTIFICATE_LIFETIME))
+                                            created_at=now, expires_at=now + CERTIFICATE_LIFETIME))
+            new_tokens.append(certificates[-1].issue_link())
             session.add(certificates[-1])
         session.flush()
+        tokens = {c.id: token for c, token in zip(certificates[len(certificates) - len(new_tokens):], new_tokens)}
         audit.append(session, actor=actor, action="case.completed", entity="recount_case", entity_id=case.id,
                      after={"outcome": decision.outcome, "reason": decision.reason, "citation": decision.citation,
                             "amended_totals": dict(decision.amended_totals), "winners": list(decision.winners_after),
@@ -188,7 +203,7 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
                             "settlement": settlement.reason if settlement else None,
                             "amended_survey_version": version.number, "certificates": list(decision.certificates)},
                      workspace_id=workspace_id, at=now)
-        return _result(case, True, certificates, version.number)
+        return _result(case, True, certificates, version.number, tokens)
 
 
 def record_results_notice(services: Services, *, workspace_id: int, case_id: int, given_at: dt.datetime,
@@ -199,7 +214,7 @@ def record_results_notice(services: Services, *, workspace_id: int, case_id: int
     if len(given_by.strip()) > NAME_LIMIT:
         raise UserError(f"At most {NAME_LIMIT} characters here.", field="given_by")
     if method not in RESULTS_NOTICE_METHODS:
-        raise UserError(f"“{method}” is not a way of giving notice this office records.", field="method")
+        raise UserError(f"“{echo(method)}” is not a way of giving notice this office records.", field="method")
     if given_at.tzinfo is None:
         raise ValueError("given_at must be timezone-aware")
     if given_at > services.now() + dt.timedelta(minutes=5):
@@ -226,7 +241,7 @@ class CertificateLine:
     id: int
     candidate: str
     votes: int
-    token: str
+    token: str | None  # the link's token when it was just made; None after (only its hash is stored)
     created_at: dt.datetime
     expires_at: dt.datetime
     delivered_at: dt.datetime | None
@@ -302,7 +317,7 @@ def readiness_of(session: Session, case: RecountCase) -> Readiness:
 
 def certificate_lines(session: Session, case_id: int) -> tuple[CertificateLine, ...]:
     rows = session.scalars(select(Certificate).where(Certificate.case_id == case_id).order_by(Certificate.id))
-    return tuple(CertificateLine(c.id, c.candidate, c.votes, c.token, c.created_at, c.expires_at, c.delivered_at,
+    return tuple(CertificateLine(c.id, c.candidate, c.votes, None, c.created_at, c.expires_at, c.delivered_at,
                                  c.delivered_by, c.delivery_method, c.slack_file_id) for c in rows)
 
 
@@ -344,7 +359,7 @@ def record_balance_collected(services: Services, *, workspace_id: int, case_id: 
     money in (BALANCE_COLLECTED) and, paid from it, the rest of the actual cost (EXPENSE); rules.ledger checks
     both. A payment larger than what is still due is refused: nothing is collected beyond the actual cost."""
     if method not in PAYMENT_METHODS:
-        raise UserError(f"“{method}” is not a payment method this office records.", field="method")
+        raise UserError(f"“{echo(method)}” is not a payment method this office records.", field="method")
     reference, received_by = reference.strip(), received_by.strip()
     if not reference:
         raise UserError("Give the receipt, check or transaction number.", field="reference")
@@ -368,7 +383,7 @@ def record_balance_collected(services: Services, *, workspace_id: int, case_id: 
                             "(C.R.S. 1-13.5-1306(2)(c)).")
         view = completion_view_of(session, case)
         if view.balance_due == ZERO:
-            raise UserError(f"No balance is due for this recount: {case.settlement.get('reason', '')}")
+            raise UserError(f"No balance is due for this recount: {esc(case.settlement.get('reason', ''))}")
         outstanding = view.balance_outstanding
         if outstanding == ZERO:
             raise UserError(f"The balance of {format_money(view.balance_due)} was already collected in full; "
@@ -379,7 +394,7 @@ def record_balance_collected(services: Services, *, workspace_id: int, case_id: 
         rows = session.scalars(select(LedgerRow).where(LedgerRow.case_id == case.id))
         if any(r.kind in (EntryKind.PAYMENT.value, EntryKind.BALANCE_COLLECTED.value)
                and (r.details or {}).get("reference") == reference for r in rows):
-            raise UserError(f"A payment with reference {reference} is already recorded for this recount.",
+            raise UserError(f"A payment with reference {esc(reference)} is already recorded for this recount.",
                             field="reference")
         ledger = ledger_of(session, case.id)
         actual_cost = money(case.settlement["actual_cost"], field="actual cost")

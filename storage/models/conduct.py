@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import secrets
 from decimal import Decimal
 
 from sqlalchemy import BigInteger, Boolean, ForeignKey, Integer, String, Text, UniqueConstraint
@@ -76,11 +78,26 @@ class Certificate(Base):
     case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"))
     candidate: Mapped[str] = mapped_column(String(300))
     votes: Mapped[int] = mapped_column(BigInteger)
-    # An unguessable token for the link `recount-bot serve` answers, until `expires_at`.
-    token: Mapped[str] = mapped_column(String(64), unique=True)
+    # The SHA-256 (hex) of the unguessable token in the link `recount-bot serve` answers until `expires_at`.
+    # Only the hash is kept: whoever reads the database cannot make a working link from it. The token itself
+    # is shown once, when the link is made (`issue_link`), and posted in the case's thread.
+    token_sha256: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     expires_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     slack_file_id: Mapped[str | None] = mapped_column(String(32), default=None)
     delivered_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
     delivered_by: Mapped[str | None] = mapped_column(String(200), default=None)
     delivery_method: Mapped[str | None] = mapped_column(String(64), default=None)
+
+    def issue_link(self) -> str:
+        """A new token for this certificate's link (any earlier link stops working): kept as its hash, returned
+        to be shown once."""
+        token = secrets.token_urlsafe(32)
+        self.token_sha256 = link_token_sha256(token)
+        return token
+
+
+def link_token_sha256(token: str) -> str:
+    """What is stored of a link token, and what a link's token is looked up by. A plain hash suffices: the token
+    is 256 random bits, so there is nothing to guess and no need for a salt or a slow hash."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()

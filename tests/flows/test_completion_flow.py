@@ -361,7 +361,7 @@ def test_a_recount_that_confirms_the_result_returns_the_unused_deposit_then_reco
         assert (row.delivered_by, row.delivery_method) == ("Dana Clerk", "in person")
         [entry] = s.scalars(select(AuditEntry).where(AuditEntry.action == "certificate.delivered")).all()
         assert entry.after["details"] == "at the district office" and entry.actor == STAFF
-        assert "token" not in json.dumps(entry.after) and row.token not in json.dumps(entry.after)
+        assert "token" not in json.dumps(entry.after) and row.token_sha256 not in json.dumps(entry.after)
 
 
 # ================================================================ (2)(c): a balance due
@@ -449,8 +449,10 @@ def test_a_viewer_gets_the_case_record_as_json_and_pdf_in_a_direct_message(harne
     assert record["completion"]["winners_after"] == [SAM]
     assert {"case.completed", "counting.started", "payment.recorded"} <= {e["action"] for e in record["timeline"]}
     with harness.db.transaction() as s:
-        token = s.scalar(select(Certificate.token))
-    assert token not in json.dumps(record)
+        stored = s.scalar(select(Certificate.token_sha256))
+    assert stored not in json.dumps(record)
+    [link] = [m.group(2) for text in thread_texts(harness, card) for m in LINK.finditer(text)]
+    assert link.removeprefix("/certificates/") not in json.dumps(record)  # the link's token, as posted
     pdf = pdf_text(harness.slack.state.file_content(files[f"{stem}.pdf"]["id"]))
     assert f"Record of recount case #{case_id}" in pdf and "C.R.S. 1-13.5-1306(2)(d)" in pdf
 

@@ -62,8 +62,10 @@ def _requested_case(services, paid: str, cost: str = "400.00") -> int:
                                             requester_contact="sam@example.org", party_kind="candidate",
                                             in_favor_of="Sam Okafor", received_on=dt.date(2026, 11, 9),
                                             received_reference="REQ-1"))
+    # The only official entered the request and decides it: "one office, one person", with the reason recorded.
     case_id = request_decision.decide_request(services, team_id=TEAM, request_id=view.id, actor=DEO, approve=True,
-                                              note="timely", settings=OfficeSettings()).case_id
+                                              note="timely", settings=OfficeSettings(),
+                                              own_entry_reason="the office's only official").case_id
     _give_all_notices(services, case_id)
     case_money.record_cost(services, workspace_id=services.workspace_id, case_id=case_id, actor=DEO,
                            items=[CostItem(CostItemKind.OTHER, "recount", rate=Decimal(cost))])
