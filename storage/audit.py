@@ -7,6 +7,12 @@ so altering any field of any row, or removing a row, breaks the chain from that 
 `verify` names the first row that does not match. `audit_head` holds the last id and hash, so
 cutting rows off the end is caught as well.
 
+What the database alone cannot show: someone with write access may recompute every hash after an edit, or cut
+the tail and `audit_head` together. `verify(anchor=...)` compares the chain with a checkpoint kept outside the
+database (storage/checkpoint.py: the last id and hash, signed), which catches both. And the chain covers the
+business rows too: every returns, tally and money row is sealed into it when written (storage/seals.py), and
+`verify` recomputes them.
+
 Appends are serialised: on PostgreSQL by a transaction-scoped advisory lock; on SQLite every
 write transaction already holds the database's write lock (BEGIN IMMEDIATE, see storage.db).
 """
@@ -22,12 +28,13 @@ from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from rules.serialize import to_jsonable
+from storage import seals  # installs the session hooks that seal business rows at commit
 from storage.models import AuditEntry, AuditHead
 from storage.types import utcnow
 
 GENESIS = "0" * 64
 HEAD_ID = 1
-_ADVISORY_LOCK_KEY = 0x52434E54  # "RCNT": one chain, one lock
+ADVISORY_LOCK_KEY = 0x52434E54  # "RCNT": one chain, one lock
 
 
 def _canonical(fields: dict[str, Any]) -> bytes:
@@ -54,7 +61,7 @@ def append(
 ) -> AuditEntry:
     """Add one audit row in the caller's transaction (it commits or rolls back with the change)."""
     if session.get_bind().dialect.name == "postgresql":
-        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _ADVISORY_LOCK_KEY})
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": ADVISORY_LOCK_KEY})
     head = session.get(AuditHead, HEAD_ID, with_for_update=True)
     last_id, last_hash = (head.last_id, head.last_hash) if head else (0, GENESIS)
     if at is not None and at.tzinfo is None:
@@ -66,6 +73,7 @@ def append(
         before=to_jsonable(before), after=to_jsonable(after), prev_hash=last_hash,
     )
     entry.hash = compute_hash(entry)
+    seals.note_audit_entry(session, actor, workspace_id, stamp)
     session.add(entry)
     if head is None:
         session.add(AuditHead(id=HEAD_ID, last_id=entry.id, last_hash=entry.hash))
@@ -76,16 +84,41 @@ def append(
 
 
 @dataclass(frozen=True)
+class Anchor:
+    """The head of the chain as a checkpoint outside the database recorded it (storage/checkpoint.py)."""
+
+    last_id: int
+    last_hash: str
+    label: str  # e.g. "the checkpoint of 2026-11-05T17:00:00Z"
+
+
+@dataclass(frozen=True)
 class VerifyResult:
     ok: bool
     rows_checked: int
     first_bad_id: int | None = None
     problem: str | None = None
+    # The business rows sealed into the chain (storage/seals.py): how many were recomputed, the first that
+    # does not match and how many more do not.
+    business_rows: int = 0
+    bad_row: seals.RowProblem | None = None
+    more_bad_rows: int = 0
+    anchor: Anchor | None = None
 
     def describe(self) -> str:
-        if self.ok:
-            return f"audit log intact: {self.rows_checked} rows, hash chain verified"
-        return f"audit log BROKEN at row {self.first_bad_id}: {self.problem} ({self.rows_checked} rows checked)"
+        if self.bad_row is not None:
+            more = self.more_bad_rows
+            also = f"; {more:,} more row{'s' if more != 1 else ''} do{'es' if more == 1 else ''} not match" \
+                if more else ""
+            return (f"audit log BROKEN at {self.bad_row.describe()}: it {self.bad_row.problem}{also} "
+                    f"({self.rows_checked} audit rows, {self.business_rows:,} business rows checked)")
+        if not self.ok:
+            return f"audit log BROKEN at row {self.first_bad_id}: {self.problem} ({self.rows_checked} rows checked)"
+        text = (f"audit log intact: {self.rows_checked} rows, hash chain verified; "
+                f"{self.business_rows:,} business rows match what it recorded")
+        if self.anchor is not None:
+            text += f"; {self.anchor.label} (row {self.anchor.last_id}) matches"
+        return text
 
 
 def _rows(session: Session, batch: int = 1000) -> Iterator[AuditEntry]:
@@ -100,7 +133,7 @@ def _rows(session: Session, batch: int = 1000) -> Iterator[AuditEntry]:
         session.expunge_all()
 
 
-def verify(session: Session) -> VerifyResult:
+def _chain(session: Session, book: seals.SealBook) -> VerifyResult:
     expected_id, prev_hash, checked = 1, GENESIS, 0
     for row in _rows(session):
         if row.id != expected_id:
@@ -111,6 +144,7 @@ def verify(session: Session) -> VerifyResult:
                                 "(the previous row was altered or removed)")
         if compute_hash(row) != row.hash:
             return VerifyResult(False, checked, row.id, "its contents were altered after it was written")
+        book.add(row)
         checked += 1
         prev_hash, expected_id = row.hash, row.id + 1
     head = session.get(AuditHead, HEAD_ID)
@@ -123,3 +157,46 @@ def verify(session: Session) -> VerifyResult:
                             f"the log ends at row {last_id} but the chain head records row {recorded}: "
                             "rows were removed from the end or the head was altered")
     return VerifyResult(True, checked)
+
+
+def _against(session: Session, chain: VerifyResult, anchor: Anchor) -> VerifyResult | None:
+    """A chain that verifies on its own but does not contain the anchored head was rewritten or cut."""
+    if anchor.last_id == 0:
+        return None  # a checkpoint of an empty log vouches for nothing
+    last_id = chain.rows_checked
+    if last_id < anchor.last_id:
+        cut = (f"row {anchor.last_id} was" if last_id + 1 == anchor.last_id
+               else f"rows {last_id + 1}-{anchor.last_id} were")
+        return VerifyResult(False, chain.rows_checked, last_id + 1, (
+            f"the log ends at row {last_id}, but {anchor.label} vouches for row {anchor.last_id}: {cut} cut off "
+            "the end (and the chain head rewritten to match)"))
+    row = session.get(AuditEntry, anchor.last_id)
+    if row is None or row.hash != anchor.last_hash:
+        return VerifyResult(False, chain.rows_checked, anchor.last_id, (
+            f"its hash is not the one {anchor.label} recorded: the log up to row {anchor.last_id} was "
+            "rewritten and its hashes recomputed (the change is at or before this row)"))
+    return None
+
+
+def verify(session: Session, *, anchor: Anchor | None = None, business_rows: bool = True) -> VerifyResult:
+    """Check the chain, then (given) that it still holds the anchored head, then every sealed business row.
+    The first problem found is reported, in that order."""
+    book = seals.SealBook()
+    chain = _chain(session, book)
+    if not chain.ok:
+        return chain
+    if anchor is not None:
+        broken = _against(session, chain, anchor)
+        if broken is not None:
+            return broken
+    if not business_rows:
+        return VerifyResult(True, chain.rows_checked, anchor=anchor)
+    rows = seals.check_rows(session, book)
+    return VerifyResult(rows.ok, chain.rows_checked, business_rows=rows.checked, bad_row=rows.first,
+                        more_bad_rows=rows.more, anchor=anchor)
+
+
+def head(session: Session) -> tuple[int, str]:
+    """The chain's last id and hash (0 and the genesis hash for an empty log)."""
+    row = session.get(AuditHead, HEAD_ID)
+    return (row.last_id, row.last_hash) if row else (0, GENESIS)

@@ -44,6 +44,9 @@ class RecountRequestRow(Base):
     decided_by: Mapped[str | None] = mapped_column(String(64), default=None)
     decided_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
     decision_note: Mapped[str | None] = mapped_column(Text, default=None)
+    # A decision made under a named reading, with the decider's reason: the official who entered the request on
+    # the requester's behalf decides it only when no one else may (rules.requests, "one office, one person").
+    decision_reading: Mapped[str | None] = mapped_column(Text, default=None)
     channel_id: Mapped[str | None] = mapped_column(String(32), default=None)
     card_ts: Mapped[str | None] = mapped_column(String(32), default=None)
     case_id: Mapped[int | None] = mapped_column(ForeignKey("recount_cases.id"), default=None)

@@ -1,0 +1,361 @@
+"""Seals: the content of every returns, tally and money row, recorded in the audit log's hash chain when written.
+
+The audit log says what was done; a seal says what the row then held, so a row edited afterwards with SQL is
+caught by `recount-bot audit verify` even when nobody touched the audit log itself.
+
+Sealed tables (SEALED below): the survey of returns (survey_versions, vote_counts, contests, choices), the
+recount's tally sheets, and the money (ledger_entries, cost_notices, assistants and their pay). When a
+transaction inserts or changes such a row through the ORM, its outermost commit reads the row back as stored
+and appends, after the change's own audit entries, one audit entry per table and per 1,000 rows:
+
+    action "rows.sealed", entity "table", entity_id "<table>",
+    after {"columns": [every column, as hashed], "rows": {"<id>": "<sha256>" | ["<fixed sha256>", "<sha256>"]}}
+
+`<sha256>` covers every column listed; `<fixed sha256>` only the columns that never change once written (FIXED
+below). Where the two are the same set (rows that never change: the ledger, vote counts) one hash is stored.
+Each hash covers the table's name and the row's id too, so contents moved from one row to another do not match.
+
+`audit verify` recomputes every sealed row (`check_rows`) and reports the first that
+- differs from its latest seal (changed after it was written, outside recount-bot),
+- differs in its fixed columns from its FIRST seal (history rewritten by appending a seal of new contents),
+- has no seal (written outside recount-bot), or is missing while sealed (deleted).
+
+Readings and limits, decided here:
+- Rows are sealed from their stored values (read back at commit), so money, times and JSON hash exactly as
+  `verify` later reads them, on SQLite and PostgreSQL alike.
+- Sealed rows are never deleted by recount-bot, so a delete is not sealed: the row shows as missing.
+- Only the ORM's unit of work is seen: recount-bot writes these tables only through it (a Core
+  `update(LedgerRow)` would show as an altered row; the tests run `verify` after real flows).
+- FIXED lists the columns a row keeps for ever. A column added later by a migration belongs outside it
+  (rows sealed before it existed have no fixed hash over it); `tests/storage/test_seals.py` makes sure every
+  column of a sealed table is classified.
+- Anyone who can write the database can also append a seal of a NEW row, as recount-bot would: that is a
+  forged action, visible in the log, not a silent rewrite. A rewrite of the chain itself is caught only
+  against a checkpoint kept outside the database (storage/checkpoint.py).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Iterable, Iterator
+
+from sqlalchemy import Table, event, select
+from sqlalchemy.orm import Session
+
+from storage.models import (
+    AssistantRow, Choice, Contest, CostNotice, LedgerRow, SurveyVersion, TallySheetRow, VoteCount,
+)
+
+ACTION = "rows.sealed"
+ENTITY = "table"
+ROWS_PER_ENTRY = 1000
+_READ_BATCH = 900  # ids per read-back: under SQLite's oldest limit of 999 bound parameters
+
+# table -> (model, the columns a row never changes once written). Order: the order `verify` reports in.
+SEALED: dict[str, tuple[type, tuple[str, ...]]] = {
+    "survey_versions": (SurveyVersion, ("id", "election_id", "number", "reason", "evidence", "source_format",
+                                        "source_name", "source_sha256", "created_by", "created_at")),
+    "contests": (Contest, ("id", "election_id", "name", "position")),  # seats and kind: re-imports correct them
+    "choices": (Choice, ("id", "contest_id", "name", "position", "party")),
+    "vote_counts": (VoteCount, ("id", "survey_version_id", "contest_id", "choice_id", "unit", "votes")),
+    "tally_sheets": (TallySheetRow, ("id", "case_id", "sheet_id", "unit", "method", "counts", "entry", "entered_by",
+                                     "entered_at")),  # withdrawn_*: a sheet is withdrawn later, with a reason
+    "ledger_entries": (LedgerRow, ("id", "case_id", "kind", "amount", "memo", "details", "recorded_by",
+                                   "recorded_at")),
+    "cost_notices": (CostNotice, ("id", "case_id", "cost", "notified_at", "method", "notified_by", "details",
+                                  "recorded_by", "recorded_at")),
+    "assistants": (AssistantRow, ("id", "case_id")),  # an assistant's days and pay are updated as they serve
+}
+# What people call a row of each table, in verify's report.
+ROW_NOUN = {
+    "survey_versions": "survey version", "contests": "contest", "choices": "choice", "vote_counts": "vote count",
+    "tally_sheets": "tally sheet entry", "ledger_entries": "ledger entry", "cost_notices": "cost notice",
+    "assistants": "assistant",
+}
+
+_PENDING = "recount_bot.seals.pending"  # session.info: {table: set of ids} written in this transaction
+_LAST_AUDIT = "recount_bot.seals.last_audit"  # session.info: (actor, workspace_id, at) of the last audit entry
+
+
+# ----------------------------------------------------------------------------- hashing
+def _plain(value: Any) -> Any:
+    """A stored value as JSON, the same on every database (UTC microseconds, money with its cents)."""
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, dt.datetime):
+        return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return repr(value)  # floats (never written by recount-bot) still hash deterministically
+
+
+def row_hash(table: str, row_id: int, values: dict[str, Any], columns: Iterable[str]) -> str:
+    fields = {"table": table, "id": row_id, "values": {c: _plain(values.get(c)) for c in sorted(columns)}}
+    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _table(name: str) -> Table:
+    return SEALED[name][0].__table__
+
+
+def _columns(name: str) -> list[str]:
+    return sorted(c.name for c in _table(name).columns)
+
+
+def seal_value(name: str, row_id: int, values: dict[str, Any], columns: list[str]) -> str | list[str]:
+    full = row_hash(name, row_id, values, columns)
+    fixed_columns = SEALED[name][1]
+    if sorted(fixed_columns) == columns:
+        return full
+    return [row_hash(name, row_id, values, fixed_columns), full]
+
+
+def _read_back(session: Session, name: str, ids: Iterable[int]) -> Iterator[dict[str, Any]]:
+    table = _table(name)
+    ordered = sorted(ids)
+    for start in range(0, len(ordered), _READ_BATCH):
+        chunk = ordered[start:start + _READ_BATCH]
+        rows = session.execute(select(table).where(table.c.id.in_(chunk)).order_by(table.c.id))
+        yield from (dict(r._mapping) for r in rows)
+
+
+# ----------------------------------------------------------------------------- sealing at commit
+def seal(session: Session, pending: dict[str, set[int]], *, actor: str, workspace_id: int | None,
+         at: dt.datetime | None) -> int:
+    """Append the seals of `pending` rows (as stored now) to the audit log; the number of rows sealed."""
+    from storage import audit  # storage.audit imports this module to install the session hooks
+
+    sealed = 0
+    for name in SEALED:
+        ids = pending.get(name)
+        if not ids:
+            continue
+        columns = _columns(name)
+        batch: dict[str, Any] = {}
+        for values in _read_back(session, name, ids):  # a row a savepoint rolled back is simply not there
+            batch[str(values["id"])] = seal_value(name, values["id"], values, columns)
+            if len(batch) == ROWS_PER_ENTRY:
+                audit.append(session, actor=actor, action=ACTION, entity=ENTITY, entity_id=name,
+                             after={"columns": columns, "rows": batch}, workspace_id=workspace_id, at=at)
+                sealed, batch = sealed + len(batch), {}
+        if batch:
+            audit.append(session, actor=actor, action=ACTION, entity=ENTITY, entity_id=name,
+                         after={"columns": columns, "rows": batch}, workspace_id=workspace_id, at=at)
+            sealed += len(batch)
+    return sealed
+
+
+def baseline(connection, *, actor: str, at: dt.datetime) -> int:
+    """Seal, as they are now, the rows of a database written before rows were sealed: migration 0006 calls this
+    once. Core only, over the columns the database has at that revision (a later revision may add some), so it
+    runs the same whatever the models say by then; the audit entries it appends name `actor`. The number of
+    rows sealed."""
+    from sqlalchemy import inspect
+
+    from storage import audit
+    from storage.models import AuditEntry, AuditHead
+
+    present = inspect(connection)
+    log = AuditEntry.__table__
+    sealed_already: dict[str, set[int]] = {}
+    for entity_id, after in connection.execute(select(log.c.entity_id, log.c.after).where(
+            log.c.action == ACTION, log.c.entity == ENTITY)):
+        sealed_already.setdefault(entity_id, set()).update(int(k) for k in ((after or {}).get("rows") or {}))
+    entries: list[tuple[str, list[str], dict[str, Any]]] = []
+    for name in SEALED:
+        if not present.has_table(name):
+            continue
+        table = _table(name)
+        existing = {c["name"] for c in present.get_columns(name)}
+        columns = sorted(c for c in existing if c in table.c)
+        query = select(*(table.c[c] for c in columns)).order_by(table.c.id)
+        batch: dict[str, Any] = {}
+        for row in connection.execute(query):
+            values = dict(row._mapping)
+            if values["id"] in sealed_already.get(name, ()):
+                continue
+            batch[str(values["id"])] = seal_value(name, values["id"], values, columns)
+            if len(batch) == ROWS_PER_ENTRY:
+                entries.append((name, columns, batch))
+                batch = {}
+        if batch:
+            entries.append((name, columns, batch))
+    if not entries:
+        return 0
+    if connection.dialect.name == "postgresql":
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({audit.ADVISORY_LOCK_KEY})")
+    head = AuditHead.__table__
+    found = connection.execute(select(head.c.last_id, head.c.last_hash).where(head.c.id == audit.HEAD_ID)).first()
+    last_id, last_hash = found if found else (0, audit.GENESIS)
+    stamp = at.astimezone(dt.timezone.utc)
+    for name, columns, rows in entries:
+        entry = AuditEntry(id=last_id + 1, at=stamp, workspace_id=None, actor=actor, action=ACTION, entity=ENTITY,
+                           entity_id=name, before=None, after={"columns": columns, "rows": rows},
+                           prev_hash=last_hash)  # transient: only to compute its hash as verify will
+        entry.hash = audit.compute_hash(entry)
+        connection.execute(log.insert().values(
+            id=entry.id, at=stamp, workspace_id=None, actor=actor, action=ACTION, entity=ENTITY, entity_id=name,
+            before=None, after=entry.after, prev_hash=last_hash, hash=entry.hash))
+        last_id, last_hash = entry.id, entry.hash
+    if found:
+        connection.execute(head.update().where(head.c.id == audit.HEAD_ID).values(last_id=last_id,
+                                                                                    last_hash=last_hash))
+    else:
+        connection.execute(head.insert().values(id=audit.HEAD_ID, last_id=last_id, last_hash=last_hash))
+    return sum(len(rows) for _, _, rows in entries)
+
+
+def note_audit_entry(session: Session, actor: str, workspace_id: int | None, at: dt.datetime) -> None:
+    """Called by audit.append: the transaction's seals are signed off by the person who made its change."""
+    session.info[_LAST_AUDIT] = (actor, workspace_id, at)
+
+
+@event.listens_for(Session, "after_flush")
+def _collect(session: Session, _context) -> None:
+    # `session.new` and `.dirty` are built afresh at each access: read each once (a survey has many rows).
+    inserted = [obj for obj in session.new if type(obj).__tablename__ in SEALED]
+    changed = [obj for obj in session.dirty if type(obj).__tablename__ in SEALED
+               and session.is_modified(obj, include_collections=False)]
+    for obj in (*inserted, *changed):
+        session.info.setdefault(_PENDING, {}).setdefault(type(obj).__tablename__, set()).add(obj.id)
+
+
+@event.listens_for(Session, "before_commit")
+def _seal_at_commit(session: Session) -> None:
+    if session.in_nested_transaction():
+        return  # a savepoint's rows are sealed by the commit of the transaction around it
+    session.flush()
+    pending = session.info.pop(_PENDING, None)
+    if pending:
+        actor, workspace_id, at = session.info.get(_LAST_AUDIT) or ("recount-bot", None, None)
+        seal(session, pending, actor=actor, workspace_id=workspace_id, at=at)
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _forget(session: Session, transaction) -> None:
+    if transaction.parent is None:  # the outermost transaction ended: committed (sealed) or rolled back
+        session.info.pop(_PENDING, None)
+        session.info.pop(_LAST_AUDIT, None)
+
+
+# ----------------------------------------------------------------------------- verifying
+@dataclass
+class _Seal:
+    first_fixed: str  # the fixed hash when the row was first sealed
+    first_audit_id: int
+    full: str  # the latest seal's hash over `columns`
+    audit_id: int
+    columns: tuple[str, ...]
+
+
+@dataclass
+class SealBook:
+    """The seals found while the audit chain is read: per table, per row id."""
+
+    rows: dict[str, dict[int, _Seal]] = field(default_factory=dict)
+
+    def add(self, entry) -> None:
+        if entry.action != ACTION or entry.entity != ENTITY or entry.entity_id not in SEALED:
+            return
+        after = entry.after if isinstance(entry.after, dict) else {}
+        columns = tuple(after.get("columns") or ())
+        table = self.rows.setdefault(entry.entity_id, {})
+        for key, value in (after.get("rows") or {}).items():
+            fixed, full = (value, value) if isinstance(value, str) else (tuple(value) + ("", ""))[:2]
+            row_id = int(key)
+            known = table.get(row_id)
+            if known is None:
+                table[row_id] = _Seal(fixed, entry.id, full, entry.id, columns)
+            else:
+                known.full, known.audit_id, known.columns = full, entry.id, columns
+
+    @property
+    def count(self) -> int:
+        return sum(len(t) for t in self.rows.values())
+
+
+@dataclass(frozen=True)
+class RowProblem:
+    table: str
+    row_id: int
+    problem: str
+
+    def describe(self) -> str:
+        return f"{ROW_NOUN[self.table]} {self.row_id} ({self.table})"
+
+
+@dataclass(frozen=True)
+class RowsResult:
+    checked: int
+    first: RowProblem | None = None
+    more: int = 0  # further rows that do not match either
+
+    @property
+    def ok(self) -> bool:
+        return self.first is None
+
+
+def _stream(session: Session, name: str, batch: int = 1000) -> Iterator[dict[str, Any]]:
+    table = _table(name)
+    last = None
+    while True:
+        query = select(table).order_by(table.c.id).limit(batch)
+        if last is not None:
+            query = query.where(table.c.id > last)
+        rows = [dict(r._mapping) for r in session.execute(query)]
+        if not rows:
+            return
+        yield from rows
+        last = rows[-1]["id"]
+
+
+def _problem(name: str, values: dict[str, Any], seal_: _Seal | None) -> str | None:
+    row_id = values["id"]
+    if seal_ is None:
+        return "is not in the audit log: it was written outside recount-bot (or its seal was cut from the log)"
+    gone = [c for c in seal_.columns if c not in values]
+    if gone:
+        return f"was sealed at audit row {seal_.audit_id} with columns that no longer exist ({', '.join(gone)})"
+    if row_hash(name, row_id, values, SEALED[name][1]) != seal_.first_fixed:
+        return (f"differs from what audit row {seal_.first_audit_id} recorded when it was written: it was changed "
+                "afterwards" + (f" (and sealed again at audit row {seal_.audit_id})"
+                                if seal_.audit_id != seal_.first_audit_id else ""))
+    if row_hash(name, row_id, values, seal_.columns) != seal_.full:
+        return f"differs from what audit row {seal_.audit_id} recorded: it was changed outside recount-bot"
+    return None
+
+
+def check_rows(session: Session, book: SealBook) -> RowsResult:
+    """Recompute every sealed table's rows against `book`; the first row (table order, then id) that does not
+    match, and how many more do not."""
+    checked, problems, first = 0, 0, None
+    for name in SEALED:
+        seals = book.rows.get(name, {})
+        seen: set[int] = set()
+        table_first: RowProblem | None = None
+        for values in _stream(session, name):
+            checked += 1
+            seen.add(values["id"])
+            problem = _problem(name, values, seals.get(values["id"]))
+            if problem:
+                problems += 1
+                if table_first is None or values["id"] < table_first.row_id:
+                    table_first = RowProblem(name, values["id"], problem)
+        for row_id, seal_ in seals.items():
+            if row_id not in seen:
+                problems += 1
+                if table_first is None or row_id < table_first.row_id:
+                    table_first = RowProblem(name, row_id, f"is missing: audit row {seal_.audit_id} sealed it, and "
+                                                           "it was deleted afterwards")
+        first = first or table_first
+    return RowsResult(checked, first, max(problems - 1, 0))

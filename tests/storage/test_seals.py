@@ -1,0 +1,190 @@
+"""Business rows are sealed into the audit chain when written (storage/seals.py), on each database: what is
+sealed and when, a savepoint rolled back, a legitimate change re-sealed, a change of a row's fixed columns
+caught even when a new seal is appended for it, and the baseline that migration 0006 writes for older rows."""
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from sqlalchemy import func, select, text, update
+
+from rules.returns import parse_returns
+from storage import audit, seals
+from storage.db import Database
+from storage.migrate import upgrade
+from storage.models import AuditEntry, LedgerRow, TallySheetRow, VoteCount
+from tests.support.recount_office import recount_in_progress
+
+# Every column of a sealed table is either fixed (never changes once written) or listed here as changing:
+# a column added to a sealed table must be classified (a new one belongs here: rows sealed before it existed
+# have no fixed hash over it).
+CHANGING = {
+    "survey_versions": set(), "vote_counts": set(), "choices": set(), "ledger_entries": set(),
+    "cost_notices": set(), "contests": {"seats", "kind"},
+    "tally_sheets": {"withdrawn_at", "withdrawn_by", "withdrawn_reason"},
+    "assistants": {"name", "capacity", "days_served", "compensation", "on_governing_body", "qualified_as_judge",
+                   "served_as_judge", "replaces", "recorded_by", "recorded_at"},
+}
+
+
+def _seal_entries(db, table: str | None = None) -> list[AuditEntry]:
+    with db.transaction() as s:
+        query = select(AuditEntry).where(AuditEntry.action == seals.ACTION).order_by(AuditEntry.id)
+        if table:
+            query = query.where(AuditEntry.entity_id == table)
+        return list(s.scalars(query))
+
+
+def _verify(db) -> audit.VerifyResult:
+    with db.read() as s:
+        return audit.verify(s)
+
+
+def test_every_column_of_a_sealed_table_is_classified() -> None:
+    assert set(seals.SEALED) == set(CHANGING)
+    for name, (model, fixed) in seals.SEALED.items():
+        columns = {c.name for c in model.__table__.columns}
+        assert set(fixed) <= columns, name
+        assert columns - set(fixed) == CHANGING[name], name
+
+
+def test_a_recount_seals_its_returns_money_and_sheets_after_each_change(db) -> None:
+    _, _, case_id = recount_in_progress(db)
+    sealed = {e.entity_id for e in _seal_entries(db)}
+    assert sealed == {"survey_versions", "contests", "choices", "vote_counts", "ledger_entries", "cost_notices",
+                      "tally_sheets"}
+    with db.transaction() as s:
+        entries = list(s.scalars(select(AuditEntry).order_by(AuditEntry.id)))
+        payment = s.scalar(select(LedgerRow.id).where(LedgerRow.kind == "payment"))
+    # The payment's seal follows the entry of the change that wrote it, in the same transaction, signed by its actor.
+    [recorded] = [i for i, e in enumerate(entries) if e.action == "payment.recorded"]
+    follower = entries[recorded + 1]
+    assert (follower.action, follower.entity_id, follower.actor, follower.at) == (
+        "rows.sealed", "ledger_entries", entries[recorded].actor, entries[recorded].at)
+    assert list(follower.after["rows"]) == [str(payment)]
+    # A ledger entry never changes: one hash. A contest may (seats): its fixed part and the whole.
+    assert isinstance(follower.after["rows"][str(payment)], str)
+    [contests] = _seal_entries(db, "contests")
+    assert all(isinstance(v, list) and len(v) == 2 for v in contests.after["rows"].values())
+    result = _verify(db)
+    assert result.ok and result.business_rows == 13, result.describe()
+
+
+def test_rows_of_a_rolled_back_savepoint_are_not_sealed(db) -> None:
+    services, _, case_id = recount_in_progress(db)
+    before = len(_seal_entries(db, "ledger_entries"))
+    with db.transaction() as s:
+        s.add(LedgerRow(case_id=case_id, kind="expense", amount=Decimal("1.00"), memo="kept", details={},
+                        recorded_by="U0OFFICIAL"))
+        try:
+            with db.transaction() as inner:  # a savepoint of the same transaction
+                inner.add(LedgerRow(case_id=case_id, kind="expense", amount=Decimal("2.00"), memo="undone",
+                                    details={}, recorded_by="U0OFFICIAL"))
+                inner.flush()
+                raise RuntimeError("the inner step failed")
+        except RuntimeError:
+            pass
+    entries = _seal_entries(db, "ledger_entries")
+    assert len(entries) == before + 1
+    with db.transaction() as s:
+        kept = s.scalar(select(LedgerRow.id).where(LedgerRow.memo == "kept"))
+        assert s.scalar(select(func.count()).select_from(LedgerRow).where(LedgerRow.memo == "undone")) == 0
+    assert list(entries[-1].after["rows"]) == [str(kept)]
+    assert _verify(db).ok
+
+
+def test_a_withdrawn_sheet_is_sealed_again_and_its_fixed_columns_stay_guarded(db) -> None:
+    _, _, case_id = recount_in_progress(db)
+    with db.transaction() as s:
+        sheet = s.scalars(select(TallySheetRow).order_by(TallySheetRow.id)).first()
+        sheet.withdrawn_at = dt.datetime(2026, 11, 12, tzinfo=dt.timezone.utc)
+        sheet.withdrawn_by, sheet.withdrawn_reason = "U0OFFICIAL", "mistyped"
+        audit.append(s, actor="U0OFFICIAL", action="tally.sheet_withdrawn", entity="tally_sheet",
+                     entity_id=sheet.id)
+        sheet_id = sheet.id
+    assert len(_seal_entries(db, "tally_sheets")) == 3  # two entered, one withdrawn
+    assert _verify(db).ok
+
+    # A changing column edited with SQL: differs from its latest seal.
+    table = TallySheetRow.__table__
+    with db.engine.begin() as c:
+        c.execute(update(table).where(table.c.id == sheet_id).values(withdrawn_reason="no reason"))
+    result = _verify(db)
+    assert not result.ok and (result.bad_row.table, result.bad_row.row_id) == ("tally_sheets", sheet_id)
+    assert "it was changed outside recount-bot" in result.bad_row.problem
+
+    # A fixed column edited with SQL, and a seal of the new contents appended as recount-bot would: the row
+    # matches its latest seal, but not what it held when first written.
+    with db.engine.begin() as c:
+        c.execute(update(table).where(table.c.id == sheet_id).values(
+            withdrawn_reason="mistyped", counts={"Dana Whitfield": 1, "Sam Okafor": 999}))
+    with db.transaction() as s:
+        values = dict(s.execute(select(table).where(table.c.id == sheet_id)).one()._mapping)
+        columns = sorted(c.name for c in table.columns)
+        audit.append(s, actor="U0OFFICIAL", action=seals.ACTION, entity=seals.ENTITY, entity_id="tally_sheets",
+                     after={"columns": columns,
+                            "rows": {str(sheet_id): seals.seal_value("tally_sheets", sheet_id, values, columns)}})
+    result = _verify(db)
+    assert not result.ok and result.bad_row.row_id == sheet_id
+    assert "when it was written: it was changed afterwards (and sealed again at audit row" in result.bad_row.problem
+    assert result.describe().startswith(f"audit log BROKEN at tally sheet entry {sheet_id} (tally_sheets): it ")
+
+
+def test_a_thousand_rows_and_more_are_sealed_in_entries_of_a_thousand(db) -> None:
+    from bot.services.context import Services
+    from bot.services.survey import import_returns
+
+    rows = ["contest,choice,votes,kind,unit"]
+    rows += [f"Water District - Director,{who},{7 + unit % 5},candidate,Precinct {unit}"
+             for unit in range(1, 1251) for who in ("Ada", "Ben")]
+    services = Services(db, clock=lambda: dt.datetime(2026, 11, 10, 17, 0, tzinfo=dt.timezone.utc))
+    import_returns(services, team_id="T0MANY", returns=parse_returns("\n".join(rows).encode()), election_name="E",
+                   election_date=dt.date(2026, 11, 3), local_government="W", governing_body="B", actor="test")
+    entries = _seal_entries(db, "vote_counts")
+    assert [len(e.after["rows"]) for e in entries] == [1000, 1000, 500]
+    result = _verify(db)
+    assert result.ok and result.business_rows == 1 + 1 + 2 + 2500
+    with db.engine.begin() as c:
+        last = c.execute(select(func.max(VoteCount.id))).scalar()
+        c.execute(update(VoteCount.__table__).where(VoteCount.__table__.c.id >= last - 2).values(votes=0))
+    result = _verify(db)
+    assert not result.ok and (result.bad_row.row_id, result.more_bad_rows) == (last - 2, 2)
+    assert "2 more rows do not match" in result.describe()
+
+
+def test_migration_0006_seals_the_rows_written_before_it(empty_database_url) -> None:
+    db = Database(empty_database_url)
+    try:
+        upgrade(db, "0005")
+        at = dt.datetime(2026, 11, 1, 12, 0)
+        with db.engine.begin() as c:  # an older recount-bot's returns, written without seals
+            for statement, values in (
+                ("INSERT INTO workspaces (id, slack_team_id, name, settings, created_at) "
+                 "VALUES (1, 'T1', 'Office', '{}', :at)", {"at": at}),
+                ("INSERT INTO local_governments (id, workspace_id, name, governing_body) "
+                 "VALUES (1, 1, 'District', 'Board')", {}),
+                ("INSERT INTO elections (id, local_government_id, name, election_date, created_at, "
+                 "abstract_preparers) VALUES (1, 1, 'Regular', :day, :at, '[]')",
+                 {"day": dt.date(2026, 11, 3), "at": at}),
+                ("INSERT INTO contests (id, election_id, name, kind, seats, position) "
+                 "VALUES (1, 1, 'Director', 'candidate', 1, 0)", {}),
+                ("INSERT INTO choices (id, contest_id, name, position) VALUES (1, 1, 'Ada', 0), (2, 1, 'Ben', 1)", {}),
+                ("INSERT INTO survey_versions (id, election_id, number, reason, evidence, source_format, source_name, "
+                 "created_by, created_at) VALUES (1, 1, 1, 'imported', '[]', 'template', 'a.csv', 'cli:x', :at)",
+                 {"at": at}),
+                ("INSERT INTO vote_counts (id, survey_version_id, contest_id, choice_id, unit, votes) "
+                 "VALUES (1, 1, 1, 1, '', 120), (2, 1, 1, 2, '', 80)", {}),
+            ):
+                c.execute(text(statement), values)
+        upgrade(db)
+        entries = _seal_entries(db)
+        assert {e.entity_id for e in entries} == {"survey_versions", "contests", "choices", "vote_counts"}
+        assert {e.actor for e in entries} == {"recount-bot db upgrade 0006 (rows written before rows were sealed)"}
+        result = _verify(db)
+        assert result.ok and (result.rows_checked, result.business_rows) == (4, 6), result.describe()
+        with db.engine.begin() as c:
+            c.execute(text("UPDATE vote_counts SET votes = 81 WHERE id = 2"))
+        result = _verify(db)
+        assert not result.ok and (result.bad_row.table, result.bad_row.row_id) == ("vote_counts", 2)
+    finally:
+        db.dispose()
