@@ -23,7 +23,9 @@ from bot.services import request_decision
 from bot.services import requests as request_service
 from bot.services.errors import UserError
 from bot.services.request_decision import AlreadyDecided
+from bot.services.request_deciders import OWN_REASON_FIELD
 from bot.services.requests import RequestView
+from bot.slack_text import channel_link, link, mention
 from handlers.blocks.common import esc, message_modal
 from handlers.blocks.request_modal import TITLE, decision_modal, metadata_of
 from handlers.cards import as_one_unit, post_case_card, post_in_thread
@@ -54,8 +56,9 @@ def open_reject(ix: Interaction) -> None:
 def _open(ix: Interaction, *, approve: bool) -> None:
     request_id = int(ix.body["actions"][0]["value"])
     try:
-        # Denied (not an approver, or their own request) goes to the error handler: told, nothing opens.
-        request = request_decision.check_decider(ix.services, team_id=ix.team_id, request_id=request_id,
+        # Denied (not an approver, their own request, or one they entered while someone else may decide) goes to
+        # the error handler: told who may decide instead, nothing opens.
+        decider = request_decision.check_decider(ix.services, team_id=ix.team_id, request_id=request_id,
                                                  actor=ix.user_id)
     except AlreadyDecided as exc:
         ix.tell(exc.message)
@@ -63,7 +66,8 @@ def _open(ix: Interaction, *, approve: bool) -> None:
         refresh_request_card(ix.services, request_service.request_view(ix.services, request_id,
                                                                        workspace_id=ix.member.workspace_id))
         return
-    ix.client.views_open(trigger_id=ix.trigger_id, view=decision_modal(request, approve=approve))
+    ix.client.views_open(trigger_id=ix.trigger_id, view=decision_modal(decider.request, approve=approve,
+                                                                       own_entry=decider.needs_reason))
 
 
 # ------------------------------------------------------------------ the decision
@@ -76,18 +80,21 @@ def submit_decision(ix: Interaction) -> None:
         ix.ack(response_action="errors", errors={Block.REQUEST_NOTE.value: "Add a note explaining the decision."})
         return
     approve = bool(meta.get("a"))
+    # Only in the form of an official who entered the request (no one else in the office may decide it).
+    own_reason = value_of(view.get("state", {}), Block.REQUEST_OWN_REASON).get("value")
     try:
         request = request_decision.decide_request(ix.services, team_id=ix.team_id, request_id=int(meta["r"]),
                                                   actor=ix.user_id, approve=approve, note=note,
-                                                  settings=ix.member.settings)
+                                                  settings=ix.member.settings, own_entry_reason=own_reason)
     except AlreadyDecided as exc:
         # Someone decided first: their decision stands (and their edit shows it on the card).
         ix.ack(response_action="update", view=message_modal(TITLE, exc.message))
         return
     except UserError as exc:
-        if exc.field != "note":
+        block = {"note": Block.REQUEST_NOTE.value, OWN_REASON_FIELD: Block.REQUEST_OWN_REASON.value}.get(exc.field)
+        if block is None or block not in {b.get("block_id") for b in view.get("blocks", [])}:
             raise  # Denied, NotFound, a case already open: the modal tells it
-        ix.ack(response_action="errors", errors={Block.REQUEST_NOTE.value: exc.message})
+        ix.ack(response_action="errors", errors={block: exc.message})
         return
     # Queued before the answer: if the outbox cannot take the rows, the decision is undone and the modal, still
     # open, says nothing was saved.
@@ -103,7 +110,7 @@ def _queue_decision(ix: Interaction, request: RequestView) -> None:
     refresh_request_card(ix.services, request)
     verb, icon = ("Approved", ":white_check_mark:") if request.status == "approved" else ("Rejected", ":no_entry_sign:")
     post_in_request_thread(ix.services, request,
-                           f"{icon} {verb} by <@{ix.user_id}>: {esc(request.decision_note or '')}")
+                           f"{icon} {verb} by {mention(ix.user_id)}: {esc(request.decision_note or '')}")
 
 
 def _post_case(ix: Interaction, request: RequestView) -> None:
@@ -119,14 +126,14 @@ def _post_case(ix: Interaction, request: RequestView) -> None:
         error = exc.response.get("error")
         log.warning("could not post the card of case %s: %s", request.case_id, error)
         ix.tell(f"Recorded: request #{request.id} approved; recount case #{request.case_id} is open. But I could "
-                f"not post its card in <#{channel}> ({error}).")
+                f"not post its card in {channel_link(channel)} ({error}).")
         return
     if case is None:
         return  # posted already
     case_link = permalink(ix.client, case.channel_id, case.card_ts)
     request_link = permalink(ix.client, request.channel_id, request.card_ts)
-    card = f" (<{case_link}|its card>)" if case_link else ""
-    request_ref = f"<{request_link}|recount request #{request.id}>" if request_link \
+    card = f" ({link(case_link, 'its card')})" if case_link else ""
+    request_ref = link(request_link, f"recount request #{request.id}") if request_link \
         else f"recount request #{request.id}"
     with ix.services.db.transaction():  # both links, or neither
         post_in_request_thread(ix.services, request,
@@ -134,5 +141,5 @@ def _post_case(ix: Interaction, request: RequestView) -> None:
                                "C.R.S. 1-13.5-1306(2)(b)(I), then the cost, the requester's notice of it and its "
                                "collection ((2)(b)(II)–(IV)) before counting.")
         post_in_thread(ix.services, cases.case_view(ix.services, case.id),
-                       f"Opened on the approval of {request_ref} by <@{ix.user_id}>: "
+                       f"Opened on the approval of {request_ref} by {mention(ix.user_id)}: "
                        f"{esc(request.decision_note or '')}")

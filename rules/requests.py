@@ -24,13 +24,19 @@ Readings:
 - A request on or before election day is refused as invalid, not late: the window had not opened.
 - Whether the elector is eligible, or the committee is the registered issue committee, is a fact the
   designated election official verifies; the bot decides on what the request states.
+
+Who decides a request (`check_decider`): a designated election official, or a delegated approver; never the
+requester, and never whoever entered the request on the requester's behalf (a clerk who types in a letter
+could otherwise approve it, the requester's own Slack user being an optional field). The one exception is
+the reading ONE_PERSON_READING: an official who entered the request may decide it when no one else in the office
+may, and only by recording why.
 """
 from __future__ import annotations
 
 import datetime as dt
 import enum
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from rules.calendar import short_day
 from rules.contest import Contest, ContestKind
@@ -264,3 +270,53 @@ def _refusal_reason(outcome: RequestOutcome, name: str, contest: Contest, proble
         return (f"Refused as late: {who}'s request was received {short_day(received_on)}, after the deadline of "
                 f"{short_day(deadline.date)} — {deadline.note}")
     return f"Refused: the request of {who} for {contest.name} is not valid: {problem}"
+
+
+# ---------------------------------------------------------------------------- who decides a request
+ONE_OFFICE_ONE_PERSON = "one office, one person"
+ONE_PERSON_READING = (
+    "one office, one person: (2)(a) has the request submitted to the designated election official, and no one "
+    "decides a request they made or entered on the requester's behalf; when the official entered it and no one "
+    "else in the office may decide it, the official decides it and records why"
+)
+
+
+class DeciderStanding(str, enum.Enum):
+    MAY_DECIDE = "may_decide"
+    NOT_A_DECIDER = "not_a_decider"  # neither an official nor a delegated approver
+    OWN_REQUEST = "own_request"  # the requester's own Slack user
+    ENTERED_IT = "entered_it"  # entered it on the requester's behalf, and someone else may decide
+    ONE_PERSON_OFFICE = "one_person_office"  # an official who entered it, and no one else may: only with a reason
+
+
+@dataclass(frozen=True)
+class DeciderCheck:
+    standing: DeciderStanding
+    others: tuple[str, ...]  # who else may decide (neither the requester nor whoever entered it), as listed
+    reading: str | None = None
+
+    @property
+    def allowed(self) -> bool:
+        return self.standing in (DeciderStanding.MAY_DECIDE, DeciderStanding.ONE_PERSON_OFFICE)
+
+    @property
+    def needs_reason(self) -> bool:
+        return self.standing is DeciderStanding.ONE_PERSON_OFFICE
+
+
+def check_decider(decider: str, *, deciders: Mapping[str, bool], requester: str | None,
+                  entered_by: str) -> DeciderCheck:
+    """May `decider` decide a request `entered_by` entered for `requester` (their Slack user, when known)?
+    `deciders`: everyone in the office who may decide requests (officials and delegated approvers), each
+    mapped to whether they are an official."""
+    excluded = {decider, entered_by} | ({requester} if requester else set())
+    others = tuple(person for person in deciders if person not in excluded)
+    if decider not in deciders:
+        return DeciderCheck(DeciderStanding.NOT_A_DECIDER, others)
+    if requester and decider == requester:
+        return DeciderCheck(DeciderStanding.OWN_REQUEST, others)
+    if decider == entered_by:
+        if not others and deciders[decider]:
+            return DeciderCheck(DeciderStanding.ONE_PERSON_OFFICE, others, ONE_PERSON_READING)
+        return DeciderCheck(DeciderStanding.ENTERED_IT, others)
+    return DeciderCheck(DeciderStanding.MAY_DECIDE, others)

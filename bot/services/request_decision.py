@@ -7,6 +7,7 @@ exactly one wins on any database and the other is told who decided first.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -15,15 +16,16 @@ from bot.office_settings import OfficeSettings
 from bot.services.access import ensure_workspace
 from bot.services.checking import notices_owed  # the (1) list, which (2)(b)(I) incorporates
 from bot.services.context import Services
-from bot.services.errors import Denied, NotFound, UserError
+from bot.services.errors import NotFound, UserError
+from bot.services import request_deciders
 from bot.services.requests import RequestView, as_view
+from bot.slack_text import esc, mention
 from rules.calendar import DENVER
 from rules.deadlines import contest_filing_deadline, requested_recount_deadline
+from rules.requests import ONE_OFFICE_ONE_PERSON
 from rules.statute import cite
 from storage import audit
-from storage.models import (
-    CaseDeadline, CaseKind, Membership, Notice, RecountCase, RecountRequestRow, RequestStatus, Role,
-)
+from storage.models import CaseDeadline, CaseKind, Notice, RecountCase, RecountRequestRow, RequestStatus
 from storage.repositories import latest_version
 
 NOTICE_BEFORE_COUNTING = cite("(2)(b)(I)")
@@ -35,27 +37,27 @@ class AlreadyDecided(UserError):
 
 def may_decide(session: Session, workspace_id: int, user_id: str) -> bool:
     """A designated election official, or staff delegated as approvers (a delegation outlives a lowered role in
-    the row, but a viewer may not decide)."""
-    member = session.scalar(select(Membership).where(Membership.workspace_id == workspace_id,
-                                                     Membership.slack_user_id == user_id))
-    return member is not None and (member.role == Role.OFFICIAL.value
-                                   or (member.role == Role.STAFF.value and bool(member.can_approve)))
-
-
-NOT_AN_APPROVER = ("Only a designated election official or a delegated approver may decide a recount request "
-                   "(an official delegates with `/recount admin approver @person on`).")
-OWN_REQUEST = "You made this request; someone else must decide it."
+    the row, but a viewer may not decide). Whether they may decide a given request: request_deciders."""
+    return user_id in request_deciders.deciders(session, workspace_id)
 
 
 def _already_decided(row: RecountRequestRow) -> AlreadyDecided:
     when = row.decided_at.astimezone(DENVER).strftime("%a %Y-%m-%d %H:%M %Z") if row.decided_at else "earlier"
-    return AlreadyDecided(f"This request was already {row.status} by <@{row.decided_by}> ({when}); your decision "
-                          "was not recorded.")
+    return AlreadyDecided(f"This request was already {row.status} by {mention(row.decided_by)} ({when}); your "
+                          "decision was not recorded.")
 
 
-def check_decider(services: Services, *, team_id: str, request_id: int, actor: str) -> RequestView:
-    """Before the decision form opens: may `actor` decide this request, and is it still pending? Raises Denied,
-    AlreadyDecided or NotFound; decide_request checks all of it again when the decision is made."""
+@dataclass(frozen=True)
+class DeciderView:
+    request: RequestView
+    # An official deciding a request they entered, no one else in the office being able to: the decision form
+    # asks why, and the decision is recorded under the reading "one office, one person".
+    needs_reason: bool
+
+
+def check_decider(services: Services, *, team_id: str, request_id: int, actor: str) -> DeciderView:
+    """Before the decision form opens: may `actor` decide this request, and is it still pending? Raises Denied
+    (saying who may decide instead), AlreadyDecided or NotFound; decide_request checks all of it again."""
     with services.db.transaction() as session:
         workspace = ensure_workspace(session, team_id, actor=actor)
         row = session.get(RecountRequestRow, request_id)
@@ -63,11 +65,8 @@ def check_decider(services: Services, *, team_id: str, request_id: int, actor: s
             raise NotFound("That recount request does not exist in this office.")
         if row.status != RequestStatus.PENDING.value:
             raise _already_decided(row)
-        if not may_decide(session, workspace.id, actor):
-            raise Denied(NOT_AN_APPROVER)
-        if row.requester_slack_user == actor:
-            raise Denied(OWN_REQUEST)
-        return as_view(row)
+        check = request_deciders.authorize(session, row, actor)
+        return DeciderView(as_view(row), check.needs_reason)
 
 
 def _open_requested_case(session: Session, row: RecountRequestRow, settings: OfficeSettings, actor: str,
@@ -75,7 +74,7 @@ def _open_requested_case(session: Session, row: RecountRequestRow, settings: Off
     contest = row.contest
     election = contest.election
     if session.scalar(select(RecountCase.id).where(RecountCase.contest_id == contest.id)) is not None:
-        raise UserError(f"A recount of {contest.name} already exists; this request cannot open a second.")
+        raise UserError(f"A recount of {esc(contest.name)} already exists; this request cannot open a second.")
     case = RecountCase(workspace_id=row.workspace_id, contest_id=contest.id, kind=CaseKind.REQUESTED.value,
                        opened_at=now, opened_by=actor, survey_version_id=latest_version(session, election.id).id,
                        multi_seat_rule=settings.multi_seat_rule.value, verdict=dict(row.evaluation))
@@ -96,8 +95,11 @@ def _open_requested_case(session: Session, row: RecountRequestRow, settings: Off
 
 
 def decide_request(services: Services, *, team_id: str, request_id: int, actor: str, approve: bool, note: str,
-                   settings: OfficeSettings) -> RequestView:
-    """Approve (opening the requested recount's case) or reject. Exactly one decision ever wins."""
+                   settings: OfficeSettings, own_entry_reason: str | None = None) -> RequestView:
+    """Approve (opening the requested recount's case) or reject. Exactly one decision ever wins.
+
+    `own_entry_reason`: why an official decides a request they entered themselves, required when no one else
+    in the office may decide it (and refused, naming who may, when someone else may)."""
     if not note.strip():
         raise UserError("Add a note explaining the decision; it is kept in the record.", field="note")
     now = services.now()
@@ -106,15 +108,15 @@ def decide_request(services: Services, *, team_id: str, request_id: int, actor: 
         row = session.get(RecountRequestRow, request_id)
         if row is None or row.workspace_id != workspace.id:
             raise NotFound("That recount request does not exist in this office.")
-        if not may_decide(session, workspace.id, actor):
-            raise Denied(NOT_AN_APPROVER)
-        if row.requester_slack_user == actor:
-            raise Denied(OWN_REQUEST)
+        check = request_deciders.authorize(session, row, actor)
+        reason = request_deciders.own_entry_reason(check, own_entry_reason)
+        reading = f"{ONE_OFFICE_ONE_PERSON}: {reason}" if reason else None
         status = RequestStatus.APPROVED if approve else RequestStatus.REJECTED
         won = session.execute(
             update(RecountRequestRow)
             .where(RecountRequestRow.id == request_id, RecountRequestRow.status == RequestStatus.PENDING.value)
-            .values(status=status.value, decided_by=actor, decided_at=now, decision_note=note.strip())
+            .values(status=status.value, decided_by=actor, decided_at=now, decision_note=note.strip(),
+                    decision_reading=reading)
             .execution_options(synchronize_session=False)).rowcount
         if won != 1:
             session.refresh(row)
@@ -128,7 +130,9 @@ def decide_request(services: Services, *, team_id: str, request_id: int, actor: 
                          workspace_id=workspace.id, at=now)
         audit.append(session, actor=actor, action=f"request.{status.value}", entity="recount_request",
                      entity_id=row.id, before={"status": RequestStatus.PENDING.value},
-                     after={"status": status.value, "note": note.strip(), "case": row.case_id},
+                     after={"status": status.value, "note": note.strip(), "case": row.case_id,
+                            "entered_by": row.entered_by, "requester_slack_user": row.requester_slack_user,
+                            **({"reading": check.reading, "reason": reason} if reason else {})},
                      workspace_id=workspace.id, at=now)
         session.flush()
         return as_view(row)

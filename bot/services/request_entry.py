@@ -18,6 +18,7 @@ from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
 from bot.services.requests import RequestView, as_view
 from bot.services.survey import rules_contests
+from bot.slack_text import esc
 from rules.requests import PartyKind, RecountRequest, RequestOutcome, evaluate_request, party_kind_of
 from rules.serialize import to_jsonable
 from storage import audit
@@ -92,7 +93,7 @@ def refusal_errors(refused: RequestRefused) -> dict[str, str]:
     errors = {refused.field: refused.message}
     for problem in refused.decision.get("numbers", {}).get("problems", [])[1:]:
         field = _problem_field(problem["outcome"], problem.get("problem", ""))
-        text = problem.get("problem", "")
+        text = esc(problem.get("problem", ""))
         text = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
         errors[field] = f"{errors[field]} {text}" if field in errors else text
     return errors
@@ -127,7 +128,8 @@ def submit_request(services: Services, *, team_id: str, actor: str, settings: Of
         version = latest_version(session, election.id)
         found = rules_contests(session, version, [stored.id]) if version else []
         if not found:
-            raise UserError(f"{stored.name} has no returns yet; a recount needs a survey of returns.", field="contest")
+            raise UserError(f"{esc(stored.name)} has no returns yet; a recount needs a survey of returns.",
+                            field="contest")
         contest = found[0][1]
         decision = evaluate_request(
             RecountRequest(requester_name=data.requester_name, party_kind=data.party_kind,
@@ -136,10 +138,11 @@ def submit_request(services: Services, *, team_id: str, actor: str, settings: Of
             contest=contest, election_date=election.election_date, multi_seat_rule=settings.multi_seat_rule)
         evaluation = to_jsonable(decision)
         if decision.outcome != RequestOutcome.ACCEPTED.value:
-            raise RequestRefused(decision.reason, field=_field_for(evaluation), decision=evaluation)
+            raise RequestRefused(esc(decision.reason), field=_field_for(evaluation), decision=evaluation)
         existing = session.scalar(select(RecountCase).where(RecountCase.contest_id == stored.id))
         if existing is not None:
-            raise UserError(f"A recount of {stored.name} is already under way (case #{existing.id}).", field="contest")
+            raise UserError(f"A recount of {esc(stored.name)} is already under way (case #{existing.id}).",
+                            field="contest")
         row = RecountRequestRow(
             workspace_id=workspace.id, contest_id=stored.id, requester_name=data.requester_name.strip(),
             requester_contact=data.requester_contact.strip(), requester_slack_user=data.requester_slack_user,

@@ -47,6 +47,8 @@ class RequestView:
     channel_id: str | None
     card_ts: str | None
     case_id: int | None
+    # The reading the decision was made under, with the decider's reason ("one office, one person: ..."), if any.
+    decision_reading: str | None = None
 
 
 def as_view(row: RecountRequestRow) -> RequestView:
@@ -56,7 +58,7 @@ def as_view(row: RecountRequestRow) -> RequestView:
         row.requester_name, row.requester_contact, row.requester_slack_user, row.party_kind, row.in_favor_of,
         row.received_on, row.received_reference, row.entered_by, row.entered_at, dict(row.evaluation), row.status,
         row.decided_by, row.decided_at, row.decision_note, row.channel_id,
-        None if (row.card_ts or "").startswith(CARD_CLAIM) else row.card_ts, row.case_id)
+        None if (row.card_ts or "").startswith(CARD_CLAIM) else row.card_ts, row.case_id, row.decision_reading)
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,16 @@ def request_view(services: Services, request_id: int, *, workspace_id: int) -> R
 
 CARD_CLAIM = "posting:"
 CARD_CLAIM_STALE = dt.timedelta(minutes=2)
+
+
+def card_claim(services: Services, request_id: int) -> dt.datetime | None:
+    """When an unconfirmed or under-way post of the request's card was claimed (the earliest it can be in
+    Slack), or None when no claim stands."""
+    with services.db.transaction() as session:
+        card_ts = session.scalar(select(RecountRequestRow.card_ts).where(RecountRequestRow.id == request_id))
+    if card_ts is None or not card_ts.startswith(CARD_CLAIM):
+        return None
+    return dt.datetime.fromtimestamp(float(card_ts[len(CARD_CLAIM):]), tz=dt.timezone.utc)
 
 
 def claim_request_card(services: Services, request_id: int) -> bool:

@@ -281,14 +281,14 @@ def test_a_request_received_in_the_future_and_missing_facts_are_shown_on_their_f
 # ---------------------------------------------------------------- who may decide
 def test_staff_without_approver_rights_are_denied_and_a_delegated_approver_decides(harness) -> None:
     ready(harness)
-    enter_request(harness)
+    enter_request(harness, user=OFFICIAL)
     card = request_card(harness)
     told = tell_after(harness, lambda: harness.click(card, "request.approve", user=STAFF))
     assert "Only a designated election official or a delegated approver" in told
     assert not decision_forms(harness)
 
     assert "may now approve or reject recount requests" in admin(harness, f"approver <@{STAFF}> on")
-    # The staff member entered this request but is not its requester: they may decide it.
+    # The official entered this request; the delegated approver neither made nor entered it: they may decide it.
     assert decide(harness, card, user=STAFF, note="Delegated approval.").body in (b"", b"{}")
     harness.wait("chat.update")
     with harness.db.transaction() as s:
@@ -322,7 +322,8 @@ def test_a_viewer_cannot_be_made_an_approver_nor_enter_a_request(harness) -> Non
 def test_two_officials_approving_at_once_record_one_decision_and_the_other_is_told(harness) -> None:
     ready(harness)
     grant(harness, STAFF, "official")
-    enter_request(harness, user=STAFF)
+    grant(harness, VIEWER, "staff")
+    enter_request(harness, user=VIEWER)  # neither official entered it: both may decide
     card = request_card(harness)
     views = {}
     for user in (OFFICIAL, STAFF):
