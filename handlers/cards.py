@@ -6,6 +6,7 @@ never waits for them.
 """
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import logging
 from typing import Callable
@@ -13,24 +14,50 @@ from typing import Callable
 from slack_sdk import WebClient
 
 from bot.outbox import enqueue, wake_on_commit
+from bot.posting import Unconfirmed, post_once
 from bot.services import cases
 from bot.services.cases import CaseView
 from bot.services.context import Services
+from bot.slack_text import fallback
 from handlers.blocks.case_card import case_card, case_text
 
 log = logging.getLogger("recount_bot.cards")
+CARD_METADATA = "recount_bot_case_card"  # a card's message metadata: {"case_id": N}, to find it again
+
+
+class CardUnconfirmed(Unconfirmed):
+    """Slack did not confirm a case's card, and it could not be found yet (the case itself is recorded)."""
+
+    def __init__(self, case_id: int) -> None:
+        super().__init__(f"the card of recount case #{case_id} was not confirmed by Slack")
+        self.case_id = case_id
+
+
+def _claimed_at(claim: str) -> dt.datetime:
+    """When a card claim ("posting:<epoch seconds>") was taken: the earliest its post can be in Slack."""
+    return dt.datetime.fromtimestamp(float(claim[len(cases.CLAIM):]), tz=dt.timezone.utc)
 
 
 def post_case_card(client: WebClient, services: Services, case_id: int, *, channel_id: str,
                    actor: str) -> CaseView | None:
     """Post the case's card once. Returns None when it was already posted (or another check is posting
     it right now): the existing card stays where the team's thread is."""
+    claim = cases.case_view(services, case_id).card_ts  # "posting:<time>": a post not confirmed, or under way
     if not cases.claim_card(services, case_id):
         return None
+    # A claim taken over was left by a post Slack never confirmed: it may be in the channel, so look first.
+    taken_over = claim is not None and claim.startswith(cases.CLAIM)
     try:
         case = cases.case_view(services, case_id)
-        response = client.chat_postMessage(channel=channel_id, text=case_text(case), blocks=case_card(case),
-                                           unfurl_links=False)
+        response = post_once(client, {"channel": channel_id, "text": fallback(case_text(case)),
+                                      "blocks": case_card(case), "unfurl_links": False},
+                             metadata={"event_type": CARD_METADATA, "event_payload": {"case_id": case_id}},
+                             since=_claimed_at(claim) if taken_over else services.now(), look_first=taken_over)
+    except Unconfirmed:
+        # Slack may have the card: the claim stays, so no check posts a second one; one after CLAIM_STALE finds
+        # it (or posts it) and records where it is.
+        log.warning("the card of case %s was not confirmed by Slack; the next check looks for it", case_id)
+        raise CardUnconfirmed(case_id) from None
     except BaseException:
         cases.release_card(services, case_id)
         raise

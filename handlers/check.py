@@ -6,9 +6,11 @@ import logging
 from slack_sdk.errors import SlackApiError
 
 from bot.outbox import CHANNEL_REFUSED
-from bot.services import checking
+from bot.posting import PostQueued, post_now, queue_in_thread_of
+from bot.services import cases, checking
+from bot.slack_text import fallback
 from handlers.blocks.verdicts import all_verdicts, one_verdict, verdict_text
-from handlers.cards import post_case_card
+from handlers.cards import CardUnconfirmed, post_case_card
 from handlers.interaction import Interaction
 from handlers.subcommands import SUBCOMMANDS
 from storage.models import Role
@@ -26,11 +28,24 @@ def check_command(ix: Interaction, args: str) -> None:
         messages = [one_verdict(outcome, outcome.verdicts[0], checked_by=ix.user_id)]
     else:
         messages = all_verdicts(outcome, checked_by=ix.user_id)
-    text = verdict_text(outcome)
+    text = fallback(verdict_text(outcome))
+    # The check is recorded (its audit row, any case it opened): the verdict is posted through the outbox, so a
+    # post Slack takes but does not confirm is neither lost nor made twice, and the person hears the truth.
+    workspace, verdict_waits, cards_wait = ix.member.workspace_id, False, []
     try:
-        first = ix.client.chat_postMessage(channel=ix.channel_id, text=text, blocks=messages[0])
+        first = post_now(ix.services, ix.client, {"channel": ix.channel_id, "text": text, "blocks": messages[0]},
+                         workspace_id=workspace)
         for more in messages[1:]:
-            ix.client.chat_postMessage(channel=ix.channel_id, thread_ts=first["ts"], text=text, blocks=more)
+            try:
+                post_now(ix.services, ix.client, {"channel": ix.channel_id, "thread_ts": first["ts"], "text": text,
+                                                  "blocks": more}, workspace_id=workspace)
+            except PostQueued:
+                pass  # the outbox posts it in the thread
+    except PostQueued as queued:
+        verdict_waits = True
+        for more in messages[1:]:
+            queue_in_thread_of(ix.services, queued.row_id, {"channel": ix.channel_id, "text": text, "blocks": more},
+                               workspace_id=workspace)
     except SlackApiError as exc:
         if exc.response.get("error") not in CHANNEL_REFUSED:
             raise
@@ -43,5 +58,35 @@ def check_command(ix: Interaction, args: str) -> None:
                     "to post the recount case cards here.")
         return
     for verdict in outcome.verdicts:
-        if verdict.case_id is not None and verdict.decision.automatic_recount and not verdict.card_posted:
-            post_case_card(ix.client, ix.services, verdict.case_id, channel_id=ix.channel_id, actor=ix.user_id)
+        if _needs_card(ix, verdict):
+            try:
+                post_case_card(ix.client, ix.services, verdict.case_id, channel_id=ix.channel_id, actor=ix.user_id)
+            except CardUnconfirmed as exc:
+                cards_wait.append(exc.case_id)
+    if verdict_waits or cards_wait:
+        ix.tell(not_confirmed(verdict_waits, cards_wait))
+
+
+def _needs_card(ix: Interaction, verdict: checking.ContestVerdict) -> bool:
+    """A case inside the margin whose card is not posted, or only claimed: a post Slack never confirmed leaves
+    its claim, and `post_case_card` takes a claim over once it is stale (looking for that post first)."""
+    if verdict.case_id is None or not verdict.decision.automatic_recount:
+        return False
+    return not verdict.card_posted or (cases.case_view(ix.services, verdict.case_id).card_ts or "").startswith(
+        cases.CLAIM)
+
+
+def not_confirmed(verdict_waits: bool, cards_wait: list[int]) -> str:
+    """What the person is told when Slack did not confirm a post: the check and its cases are recorded all
+    the same, and what Slack has not confirmed is neither lost nor posted twice."""
+    said = [":hourglass_flowing_sand: The check is recorded, but Slack did not confirm every post in time."]
+    if verdict_waits:
+        said.append("The verdict will appear in this channel as soon as Slack takes it (once: if Slack has it "
+                    "already, it is not posted again).")
+    if cards_wait:
+        many = len(cards_wait) > 1
+        numbers = ", ".join(f"#{case_id}" for case_id in cards_wait)
+        said.append(f"The card{'s' if many else ''} of recount case{'s' if many else ''} {numbers} may not show yet: "
+                    f"type `/recount check` again in a few minutes and I will find {'them' if many else 'it'} (or "
+                    "post what Slack does not have) and keep the thread.")
+    return " ".join(said)

@@ -19,12 +19,14 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from bot.outbox import CHANNEL_REFUSED
+from bot.posting import Unconfirmed, post_once
 from bot.services import request_entry
 from bot.services import requests as request_service
 from bot.services.context import Services
 from bot.services.errors import UserError
 from bot.services.request_entry import InvalidRequest, RequestRefused
 from bot.services.requests import RequestView
+from bot.slack_text import channel_link, fallback, link
 from handlers.blocks.common import day, esc, message_modal
 from handlers.blocks.request_card import request_card, request_text
 from handlers.blocks.request_modal import (
@@ -237,19 +239,35 @@ def submit_entry(ix: Interaction) -> None:
     ix.channel_id = meta.get("c")  # a modal has no channel: answer where the command was typed
     if _post_card(ix, request, channel) and channel != meta.get("c"):
         ix.tell(f"Recount request #{request.id} ({esc(request.contest)}, {esc(request.requester_name)}) is posted "
-                f"for approval in <#{channel}>.")
+                f"for approval in {channel_link(channel)}.")
 
 
 # ------------------------------------------------------------------ the request's card
+REQUEST_CARD_METADATA = "recount_bot_request_card"  # a request card's message metadata: {"request_id": N}
+
+
 def post_request_card(client: WebClient, services: Services, request_id: int, *, workspace_id: int,
                       channel_id: str, actor: str) -> RequestView | None:
-    """Post the request's card once (None when it is posted already, or being posted right now)."""
+    """Post the request's card once (None when it is posted already, or being posted right now).
+
+    Through `post_once`, as a case's card: a try Slack may have taken (a timeout, a 5xx) is looked for by its
+    metadata before any second post, and a claim taken over from a post never confirmed looks first."""
+    claim = request_service.card_claim(services, request_id)
     if not request_service.claim_request_card(services, request_id):
         return None
+    taken_over = claim is not None
     try:
         request = request_service.request_view(services, request_id, workspace_id=workspace_id)
-        response = client.chat_postMessage(channel=channel_id, text=request_text(request),
-                                           blocks=request_card(request), unfurl_links=False)
+        response = post_once(client, {"channel": channel_id, "text": fallback(request_text(request)),
+                                      "blocks": request_card(request), "unfurl_links": False},
+                             metadata={"event_type": REQUEST_CARD_METADATA,
+                                       "event_payload": {"request_id": request_id}},
+                             since=claim if taken_over else services.now(), look_first=taken_over)
+    except Unconfirmed:
+        # Slack may have the card: the claim stays, so nothing posts a second one; `/recount requests` after
+        # CARD_CLAIM_STALE looks for it (or posts it) and records where it is.
+        log.warning("the card of request %s was not confirmed by Slack; the next listing looks for it", request_id)
+        raise
     except BaseException:
         request_service.release_request_card(services, request_id)
         raise
@@ -263,12 +281,18 @@ def _post_card(ix: Interaction, request: RequestView, channel: str) -> bool:
     try:
         return post_request_card(ix.client, ix.services, request.id, workspace_id=ix.member.workspace_id,
                                  channel_id=channel, actor=ix.user_id) is not None
+    except Unconfirmed:
+        ix.tell(f":hourglass: Recount request #{request.id} ({esc(request.contest)}) is recorded and awaits a "
+                f"decision. Slack did not confirm its card in {channel_link(channel)}: it may appear there in a "
+                "moment; if it has not within two minutes, type `/recount requests` there, which looks for it "
+                "before posting it.")
+        return False
     except SlackApiError as exc:
         error = exc.response.get("error")
         log.warning("could not post the card of request %s in %s: %s", request.id, channel, error)
         invite = "invite me there with `/invite @recount-bot`, then " if error in CHANNEL_REFUSED else ""
         ix.tell(f":warning: Recount request #{request.id} ({esc(request.contest)}) is recorded and awaits a "
-                f"decision, but I could not post its card in <#{channel}> ({error}): {invite}type "
+                f"decision, but I could not post its card in {channel_link(channel)} ({esc(error)}): {invite}type "
                 "`/recount requests` there to post it.")
         return False
 
@@ -309,10 +333,10 @@ def _pending(ix: Interaction) -> None:
         line = (f"• #{request.id} *{esc(request.contest)}* — {esc(request.requester_name)}, received "
                 f"{day(request.received_on)}")
         if request.card_ts:
-            link = permalink(ix.client, request.channel_id, request.card_ts)
-            line += f": <{link}|its card>" if link else f": its card is in <#{request.channel_id}>"
+            card = permalink(ix.client, request.channel_id, request.card_ts)
+            line += f": {link(card, 'its card')}" if card else f": its card is in {channel_link(request.channel_id)}"
         elif channel and _post_card(ix, request, channel):
-            line += f": its card is now posted in <#{channel}>"
+            line += f": its card is now posted in {channel_link(channel)}"
         else:
             line += ": no card yet"
         lines.append(line)

@@ -13,6 +13,7 @@ from bot.services.completion import CompletionView, completion_view_of
 from bot.services.conduct import ConductView, conduct_view
 from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
+from bot.slack_text import echo
 from rules.decision import Decision
 from storage import audit
 from storage.models import CaseDeadline, CaseKind, Notice, RecountCase, RecountRequestRow
@@ -228,7 +229,8 @@ def record_notice(services: Services, *, workspace_id: int, notice_id: int, give
     try:
         method_value = NoticeMethod(method).value
     except ValueError:
-        raise UserError(f"“{method}” is not a way of giving notice this office records.", field="method") from None
+        raise UserError(f"“{echo(method)}” is not a way of giving notice this office records.",
+                        field="method") from None
     if given_at.tzinfo is None:
         raise ValueError("given_at must be timezone-aware")
     now = services.now()

@@ -132,7 +132,8 @@ def conversations_info(st: StandInState, a: dict[str, Any]) -> dict[str, Any]:
 
 def _window_args(a: dict[str, Any]) -> dict[str, Any]:
     return {"oldest": a.get("oldest"), "latest": a.get("latest"), "inclusive": truthy(a.get("inclusive")),
-            "limit": a.get("limit"), "cursor": a.get("cursor")}
+            "limit": a.get("limit"), "cursor": a.get("cursor"),
+            "include_all_metadata": truthy(a.get("include_all_metadata"))}
 
 
 @method("conversations.history")

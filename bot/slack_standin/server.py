@@ -57,6 +57,7 @@ class _Fault:
     delay: float | None
     error: str
     remaining: int
+    stall: float | None = None
 
 
 @dataclass
@@ -177,22 +178,26 @@ class SlackStandIn:
 
     # ----------------------------------------------------------------- faults
     def fail_next(self, method: str, status: int | None = None, retry_after: int | None = None,
-                  delay: float | None = None, times: int = 1, error: str | None = None) -> None:
+                  delay: float | None = None, times: int = 1, error: str | None = None,
+                  stall: float | None = None) -> None:
         """Make the next `times` calls to `method` ("*" for any) fail or dawdle.
 
         `status` answers with that HTTP status and `{"ok": false, "error": ...}` (429 -> "ratelimited" with a
-        `Retry-After` header, 2 s unless given). `delay` sleeps that long first; alone, the call then succeeds
-        normally (it is processed, as Slack would, even if the client gave up). Neither given means a 429.
+        `Retry-After` header, 2 s unless given); the call is not carried out. `delay` sleeps that long before
+        carrying the call out; alone, the call then succeeds normally (it is processed, as Slack would, even if
+        the client gave up). `stall` carries the call out at once and holds its answer back that long: the
+        post is in the channel while a client with a shorter timeout gives up on it (Slack took it, the
+        answer never came). Neither status, delay nor stall means a 429.
         """
         if times < 1:
             raise ValueError("times must be at least 1")
-        if status is None and delay is None:
+        if status is None and delay is None and stall is None:
             status = 429
         if status == 429 and retry_after is None:
             retry_after = 2
         if error is None and status is not None:
             error = _DEFAULT_FAULT_ERRORS.get(status, "internal_error" if status >= 500 else "invalid_request")
-        fault = _Fault(status, retry_after, delay, error or "", times)
+        fault = _Fault(status, retry_after, delay, error or "", times, stall)
         with self._calls_changed:
             self._faults.setdefault(method, []).append(fault)
 
@@ -308,22 +313,22 @@ class _Handler(BaseHTTPRequestHandler):
             args, decode_error = _decode_args(parts.query, body, self.headers.get("Content-Type", ""))
             token = self._bearer() or args.pop("token", None)
             args.pop("token", None)
-            reply = self._faulted(method) or (
+            reply = self._faulted(method, lambda: (
                 _json_reply(200, {"ok": False, "error": decode_error}) if decode_error
-                else self.standin._api(method, args, token))
+                else self.standin._api(method, args, token)))
         elif parts.path.startswith("/upload/v1/"):
             method, args = UPLOAD_METHOD, {"length": len(body)}
-            reply = self._faulted(method) or self._upload(parts.path.rsplit("/", 1)[-1], body, args)
+            reply = self._faulted(method, lambda: self._upload(parts.path.rsplit("/", 1)[-1], body, args))
         elif parts.path.startswith("/response/"):
             method = RESPONSE_METHOD
             try:
                 args = json.loads(body or b"{}")
             except ValueError:
                 args = {}
-            reply = self._faulted(method) or self._respond(parts.path.rsplit("/", 1)[-1], args)
+            reply = self._faulted(method, lambda: self._respond(parts.path.rsplit("/", 1)[-1], args))
         elif parts.path.startswith("/files-pri/"):
             method, args = DOWNLOAD_METHOD, {"path": parts.path}
-            reply = self._faulted(method) or self._download(parts.path)
+            reply = self._faulted(method, lambda: self._download(parts.path))
         else:
             method, args = "(unknown path)", {"path": parts.path}
             reply = _Reply(404, b"not found", "text/plain")
@@ -338,16 +343,21 @@ class _Handler(BaseHTTPRequestHandler):
         auth = self.headers.get("Authorization", "")
         return auth[7:].strip() or None if auth.lower().startswith("bearer ") else None
 
-    def _faulted(self, method: str) -> _Reply | None:
+    def _faulted(self, method: str, carry_out: Callable[[], _Reply]) -> _Reply:
+        """The reply to a call, through the fault queued for its method, if any (see `fail_next`)."""
         fault = self.standin._take_fault(method)
         if fault is None:
-            return None
+            return carry_out()
         if fault.delay:
             self.standin._stopping.wait(fault.delay)
         if fault.status is None:
-            return None
-        extra = {"Retry-After": str(fault.retry_after)} if fault.retry_after is not None else {}
-        return _json_reply(fault.status, {"ok": False, "error": fault.error}, extra)
+            reply = carry_out()
+        else:
+            extra = {"Retry-After": str(fault.retry_after)} if fault.retry_after is not None else {}
+            reply = _json_reply(fault.status, {"ok": False, "error": fault.error}, extra)
+        if fault.stall:
+            self.standin._stopping.wait(fault.stall)  # done; the answer is late (the client may be gone)
+        return reply
 
     def _respond(self, token: str, payload: dict[str, Any]) -> _Reply:
         try:

@@ -22,25 +22,45 @@ def _ts_key(ts: Any) -> Decimal | None:
         return None
 
 
-def _page(items: list[dict[str, Any]], limit: Any, cursor: Any, default: int) -> tuple[list, bool, str]:
+# Slack's cursors name where the next page starts ("next_ts:<ts>", base64), so a page boundary stays put when
+# messages are posted between two calls; an offset would shift and skip or repeat messages.
+_CURSOR_PREFIX = "next_ts:"
+
+
+def _cursor(ts: str) -> str:
+    return base64.b64encode(f"{_CURSOR_PREFIX}{ts}".encode()).decode()
+
+
+def _cursor_ts(cursor: Any) -> Decimal:
     try:
-        size = max(1, min(int(limit), 999)) if limit not in (None, "", 0, "0") else default
+        text = base64.b64decode(str(cursor), validate=True).decode()
+    except (ValueError, UnicodeDecodeError):
+        raise SlackError("invalid_cursor") from None
+    key = _ts_key(text[len(_CURSOR_PREFIX):]) if text.startswith(_CURSOR_PREFIX) else None
+    if key is None:
+        raise SlackError("invalid_cursor")
+    return key
+
+
+def _page(items: list[dict[str, Any]], limit: Any, cursor: Any, default: int, maximum: int,
+          newest_first: bool) -> tuple[list, bool, str]:
+    """One page of `items` (already in the order Slack returns them) starting at `cursor`."""
+    try:
+        size = max(1, min(int(limit), maximum)) if limit not in (None, "", 0, "0") else default
     except (TypeError, ValueError):
         raise SlackError("invalid_limit") from None
-    start = 0
     if cursor:
-        try:
-            start = int(base64.b64decode(str(cursor)).decode().split(":", 1)[1])
-        except (ValueError, IndexError, UnicodeDecodeError):
-            raise SlackError("invalid_cursor") from None
-    page = items[start:start + size]
-    more = start + size < len(items)
-    next_cursor = base64.b64encode(f"offset:{start + size}".encode()).decode() if more else ""
-    return page, more, next_cursor
+        start = _cursor_ts(cursor)
+        items = [m for m in items if (Decimal(m["ts"]) <= start if newest_first else Decimal(m["ts"]) >= start)]
+    page, rest = items[:size], items[size:]
+    return page, bool(rest), _cursor(rest[0]["ts"]) if rest else ""
 
 
 def _window(items: list[dict], oldest: Any, latest: Any, inclusive: bool) -> list[dict]:
+    """Messages between `oldest` and `latest` (Slack: both excluded unless `inclusive`)."""
     lo, hi = _ts_key(oldest) if oldest else None, _ts_key(latest) if latest else None
+    if (oldest and lo is None) or (latest and hi is None):
+        raise SlackError("invalid_ts_oldest" if oldest and lo is None else "invalid_ts_latest")
     out = []
     for msg in items:
         key = Decimal(msg["ts"])
@@ -50,6 +70,14 @@ def _window(items: list[dict], oldest: Any, latest: Any, inclusive: bool) -> lis
             continue
         out.append(msg)
     return out
+
+
+def _without_metadata(page: list[dict[str, Any]], include: bool) -> list[dict[str, Any]]:
+    """Slack returns message metadata only to a reader that asks for it (`include_all_metadata`)."""
+    if not include:
+        for msg in page:
+            msg.pop("metadata", None)
+    return page
 
 
 class MessagesMixin:
@@ -211,18 +239,24 @@ class MessagesMixin:
 
     @mutator  # lenient channel resolution may create the channel
     def history(self: StandInState, channel: Any, *, oldest: Any = None, latest: Any = None,
-                inclusive: bool = False, limit: Any = None, cursor: Any = None) -> dict[str, Any]:
+                inclusive: bool = False, limit: Any = None, cursor: Any = None,
+                include_all_metadata: bool = False) -> dict[str, Any]:
+        """conversations.history: top-level messages (and thread broadcasts), newest first, 100 a page unless
+        `limit` says otherwise (at most 999)."""
         with self._lock:
             chan = self._channel(channel)
             items = _window(list(reversed(chan["messages"])), oldest, latest, inclusive)
-            page, more, next_cursor = _page(items, limit, cursor, default=100)
-            page = copy.deepcopy(page)
+            page, more, next_cursor = _page(items, limit, cursor, default=100, maximum=999, newest_first=True)
+            page = _without_metadata(copy.deepcopy(page), include_all_metadata)
         return {"messages": page, "has_more": more, "pin_count": 0, "channel_actions_updated": 0,
                 "channel_actions_count": 0, "response_metadata": {"next_cursor": next_cursor}}
 
     @mutator  # lenient channel resolution may create the channel
     def replies(self: StandInState, channel: Any, ts: Any, *, oldest: Any = None, latest: Any = None,
-                inclusive: bool = False, limit: Any = None, cursor: Any = None) -> dict[str, Any]:
+                inclusive: bool = False, limit: Any = None, cursor: Any = None,
+                include_all_metadata: bool = False) -> dict[str, Any]:
+        """conversations.replies: as Slack, the thread's parent first, then its replies oldest first (the
+        parent whatever the window; `oldest`/`latest` bound the replies), 1000 a page at most."""
         with self._lock:
             chan = self._channel(channel)
             msg = chan["by_ts"].get(ts) if isinstance(ts, str) else None
@@ -233,8 +267,8 @@ class MessagesMixin:
             if root is None:
                 raise SlackError("thread_not_found")
             items = [root, *_window(chan["threads"].get(root_ts, []), oldest, latest, inclusive)]
-            page, more, next_cursor = _page(items, limit, cursor, default=1000)
-            page = copy.deepcopy(page)
+            page, more, next_cursor = _page(items, limit, cursor, default=1000, maximum=1000, newest_first=False)
+            page = _without_metadata(copy.deepcopy(page), include_all_metadata)
         return {"messages": page, "has_more": more, "response_metadata": {"next_cursor": next_cursor}}
 
     # ----------------------------------------------------------------- readers

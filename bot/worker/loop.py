@@ -12,8 +12,8 @@ from typing import Callable
 from slack_sdk import WebClient
 from sqlalchemy import select
 
-from bot.outbox import DeliveryReport, OutboxDelivery
 from bot.worker import reminders
+from bot.worker.delivery import DeliveryReport, OutboxDelivery
 from storage.db import Database
 from storage.models import Workspace
 from storage.types import utcnow
@@ -49,9 +49,9 @@ class Worker:
         report = TickReport(synced, queued)
         while True:  # deliver everything ready now, a batch at a time
             batch = self.delivery.run_once(self.batch)
-            for name in ("sent", "retried", "dead", "recovered"):
+            for name in ("sent", "retried", "dead", "recovered", "waiting"):
                 setattr(report.delivery, name, getattr(report.delivery, name) + getattr(batch, name))
-            if batch.sent + batch.retried + batch.dead + batch.recovered < self.batch:
+            if batch.sent + batch.retried + batch.dead + batch.recovered + batch.waiting < self.batch:
                 return report
 
     def run(self, stop: threading.Event, interval: float = 5.0) -> None:
@@ -59,7 +59,7 @@ class Worker:
         while not stop.is_set():
             try:
                 report = self.tick()
-                if report.queued or report.delivery.sent or report.delivery.dead:
+                if report.queued or report.delivery.sent or report.delivery.dead or report.delivery.recovered:
                     log.info("worker: %s reminders queued, %s sent, %s retried, %s dead, %s recovered",
                              report.queued, report.delivery.sent, report.delivery.retried, report.delivery.dead,
                              report.delivery.recovered)
@@ -71,9 +71,10 @@ class Worker:
 
 
 def worker_client(token: str, base_url: str) -> WebClient:
-    """A Web API client with no retry handlers of its own: the outbox decides when to retry (Retry-After,
-    back-off), so a 429 never blocks a delivery thread in a sleep."""
-    return WebClient(token=token, base_url=base_url, timeout=15)
+    """A Web API client with no retry handlers of its own (not even slack_sdk's default one for dropped
+    connections): the outbox decides when to retry (Retry-After, back-off), so a 429 never blocks a delivery
+    thread in a sleep, and a post that may have reached Slack is looked for before it is made again."""
+    return WebClient(token=token, base_url=base_url, timeout=15, retry_handlers=[])
 
 
 def start_in_thread(worker: Worker, interval: float = 5.0) -> tuple[threading.Thread, threading.Event]:

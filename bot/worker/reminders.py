@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 from bot.office_settings import OfficeSettings
 from bot.outbox import enqueue
 from bot.services.case_money import money_view
+from bot.slack_text import esc
 from rules.calendar import DENVER
 from rules.deadlines import contest_filing_deadline, request_deadline
 from rules.money import format_money
@@ -155,10 +156,10 @@ def _recipients(session: Session, workspace_id: int, case: RecountCase | None) -
 
 def _text(row: Reminder, folded: list[Reminder], case: RecountCase | None, election: Election, now: dt.datetime,
           citation: str, session: Session) -> str:
-    what = LABEL.get(row.deadline_name, row.deadline_name)
+    what = LABEL.get(row.deadline_name, esc(row.deadline_name))
     if row.deadline_name == "payment_pending" and case is not None:
         what += f" ({format_money(money_view(session, case).due)} still due)"
-    subject = f"*{case.contest.name}* (case #{case.id})" if case else f"*{election.name}*"
+    subject = f"*{esc(case.contest.name)}* (case #{case.id})" if case else f"*{esc(election.name)}*"
     if row.deadline_name == "payment_pending":
         when = f"{row.days} day{'s' if row.days != 1 else ''} since the cost notice"
     else:

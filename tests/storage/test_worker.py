@@ -9,7 +9,8 @@ from slack_sdk import WebClient
 from sqlalchemy import select
 
 from bot.office_settings import OfficeSettings
-from bot.outbox import OutboxDelivery, enqueue
+from bot.outbox import enqueue
+from bot.worker.delivery import OutboxDelivery
 from bot.services import access, cases
 from bot.services.checking import check
 from bot.services.context import Services
