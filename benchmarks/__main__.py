@@ -21,6 +21,10 @@ BENCHMARKS: dict[str, str] = {
     "reminders": "benchmarks.reminder_poll",
     "clarity-detail": "benchmarks.clarity_detail",
     "nist": "benchmarks.nist_reading",
+    "serve-memory": "benchmarks.serve_memory",
+    "outbox-lookup": "benchmarks.outbox_lookup",
+    "audit-seals": "benchmarks.audit_seals",
+    "ack-child-kill": "benchmarks.ack_child_kill",
 }
 
 

@@ -8,6 +8,7 @@ from slack_sdk.errors import SlackApiError
 
 from bot.services import access
 from bot.services.errors import UserError
+from bot.slack_text import channel_link, echo, esc, mention, outgoing
 from handlers.interaction import Interaction
 from handlers.subcommands import SUBCOMMANDS, split_args
 from rules.deadlines import CompletionRollover
@@ -37,7 +38,7 @@ def _channel(token: str) -> str | None:
         return None
     match = CHANNEL.match(token)
     if not match:
-        raise UserError(f"“{token}” is not a channel: type # and pick the channel from Slack's list, like "
+        raise UserError(f"“{echo(token)}” is not a channel: type # and pick the channel from Slack's list, like "
                         "`/recount admin setting approvals-channel #recount-approvals`.")
     return match.group(1) or match.group(2)
 
@@ -45,7 +46,7 @@ def _channel(token: str) -> str | None:
 def _user(token: str) -> str:
     match = USER.match(token)
     if not match:
-        raise UserError(f"“{token}” is not a person: mention them, like @jane.")
+        raise UserError(f"“{echo(token)}” is not a person: mention them, like @jane.")
     return match.group(1) or match.group(2)
 
 
@@ -58,14 +59,14 @@ def admin_command(ix: Interaction, args: str) -> None:
     what = words[0].lower()
     if what == "roles":
         members = access.list_members(ix.services, ix.team_id)
-        lines = [f"<@{user}> — {role.value}" for user, role in members] or ["nobody yet"]
+        lines = [f"{mention(user)} — {role.value}" for user, role in members] or ["nobody yet"]
         settings = ix.member.settings
         approvers = access.approvers(ix.services, ix.team_id)
-        channel = f"<#{settings.approvals_channel}>" if settings.approvals_channel else \
+        channel = channel_link(settings.approvals_channel) if settings.approvals_channel else \
             "none (where `/recount request` is typed)"
         ix.tell("Roles in this office:\n" + "\n".join(lines) +
                 "\nApprovers of recount requests besides the officials: " +
-                (", ".join(f"<@{u}>" for u in approvers) or "none") +
+                (", ".join(mention(u) for u in approvers) or "none") +
                 f"\nSettings: multi-seat-rule {settings.multi_seat_rule.value}; "
                 f"completion-rollover {settings.completion_rollover.value}; approvals-channel {channel}.")
         return
@@ -73,26 +74,27 @@ def admin_command(ix: Interaction, args: str) -> None:
         user = _user(words[1])
         wanted = words[2].lower()
         if wanted not in {r.value for r in Role} | {"none"}:
-            raise UserError(f"“{words[2]}” is not a role: official, staff, viewer or none.")
+            raise UserError(f"“{echo(words[2])}” is not a role: official, staff, viewer or none.")
         role = None if wanted == "none" else Role(wanted)
         before, after = access.set_role(ix.services, team_id=ix.team_id, actor=ix.user_id, actor_role=ix.role,
                                         user_id=user, role=role)
         if before == after:
-            ix.tell(f"<@{user}> already has {after or 'no role'}; nothing changed.")
+            ix.tell(f"{mention(user)} already has {after or 'no role'}; nothing changed.")
         else:
-            ix.tell(f"<@{user}>: {before or 'no role'} → {after or 'no role'}. Recorded in the audit log.")
+            ix.tell(f"{mention(user)}: {before or 'no role'} → {after or 'no role'}. Recorded in the audit log.")
         return
     if what == "approver" and len(words) == 3 and words[2].lower() in ("on", "off"):
         user = _user(words[1])
         before, after = access.set_approver(ix.services, team_id=ix.team_id, actor=ix.user_id, actor_role=ix.role,
                                             user_id=user, on=words[2].lower() == "on")
         if before == after:
-            ix.tell(f"<@{user}> {'already' if after else 'is not'} an approver of recount requests; nothing changed.")
+            ix.tell(f"{mention(user)} {'already' if after else 'is not'} an approver of recount requests; nothing "
+                    "changed.")
         elif after:
-            ix.tell(f"<@{user}> may now approve or reject recount requests (never their own). Recorded in the "
+            ix.tell(f"{mention(user)} may now approve or reject recount requests (never their own). Recorded in the "
                     "audit log.")
         else:
-            ix.tell(f"<@{user}> may no longer approve or reject recount requests. Recorded in the audit log.")
+            ix.tell(f"{mention(user)} may no longer approve or reject recount requests. Recorded in the audit log.")
         return
     if what == "setting" and len(words) == 3 and words[1] == "approvals-channel":
         _approvals_channel(ix, _channel(words[2]))
@@ -100,7 +102,7 @@ def admin_command(ix: Interaction, args: str) -> None:
     if what == "setting" and len(words) == 3 and words[1] in SETTINGS:
         field, allowed = SETTINGS[words[1]]
         if words[2] not in allowed:
-            raise UserError(f"{words[1]} must be one of: {', '.join(allowed)}.")
+            raise UserError(f"{esc(words[1])} must be one of: {', '.join(allowed)}.")
         settings = access.update_settings(ix.services, team_id=ix.team_id, actor=ix.user_id, actor_role=ix.role,
                                           changes={field: words[2]})
         ix.tell(f"{words[1]} is now {getattr(settings, field).value}. Recorded in the audit log; it applies to "
@@ -111,7 +113,7 @@ def admin_command(ix: Interaction, args: str) -> None:
 
 def _approvals_channel(ix: Interaction, channel: str | None) -> None:
     if channel == ix.member.settings.approvals_channel:
-        ix.tell(f"approvals-channel is already {f'<#{channel}>' if channel else 'none'}; nothing changed.")
+        ix.tell(f"approvals-channel is already {channel_link(channel) if channel else 'none'}; nothing changed.")
         return
     access.update_settings(ix.services, team_id=ix.team_id, actor=ix.user_id, actor_role=ix.role,
                            changes={"approvals_channel": channel})
@@ -121,13 +123,15 @@ def _approvals_channel(ix: Interaction, channel: str | None) -> None:
         return
     try:
         # Saying so in the channel also proves the bot can post there.
-        ix.client.chat_postMessage(channel=channel, text=(
-            f"Recount requests (C.R.S. 1-13.5-1306(2)(a)) will be posted here for approval; set by <@{ix.user_id}>."))
+        ix.client.chat_postMessage(channel=channel, text=outgoing(
+            f"Recount requests (C.R.S. 1-13.5-1306(2)(a)) will be posted here for approval; set by "
+            f"{mention(ix.user_id)}."))
     except SlackApiError as exc:
         error = exc.response.get("error")
         log.warning("cannot post in the approvals channel %s: %s", channel, error)
-        ix.tell(f"approvals-channel is now <#{channel}> (recorded in the audit log), but I cannot post there "
-                f"({error}): invite me with `/invite @recount-bot` in that channel, or requests will not reach it.")
+        ix.tell(f"approvals-channel is now {channel_link(channel)} (recorded in the audit log), but I cannot post "
+                f"there ({esc(error)}): invite me with `/invite @recount-bot` in that channel, or requests will not "
+                "reach it.")
         return
-    ix.tell(f"approvals-channel is now <#{channel}>: accepted recount requests are posted there for approval. "
-            "Recorded in the audit log.")
+    ix.tell(f"approvals-channel is now {channel_link(channel)}: accepted recount requests are posted there for "
+            "approval. Recorded in the audit log.")

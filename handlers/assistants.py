@@ -9,6 +9,7 @@ from bot.services import assistants, cases
 from bot.services.assistants import AssistantInput, AssistantsRecorded
 from bot.services.cases import CaseView
 from bot.services.errors import UserError
+from bot.slack_text import mention
 from handlers.blocks.assistant_modal import NO, YES, assistants_modal, finding_line
 from handlers.blocks.common import esc
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
@@ -152,7 +153,7 @@ def submit_assistants(ix: Interaction) -> None:
             refresh_card(ix.services, other)
             if other.conduct.assistants.assistants:
                 post_in_thread(ix.services, other, f":busts_in_silhouette: The persons who prepared the official "
-                               f"abstract of {esc(other.election)} were changed by <@{ix.user_id}> (in case "
+                               f"abstract of {esc(other.election)} were changed by {mention(ix.user_id)} (in case "
                                f"#{case.id}): {_names(result.summary.preparers)}. The card shows the new review "
                                f"({cite('(3)')}).")
 
@@ -169,7 +170,7 @@ def review_text(case: CaseView, result: AssistantsRecorded, actor: str) -> str:
         done.append(f"set those who prepared the official abstract: {_names(result.summary.preparers)} (were: "
                     f"{_names(result.preparers_before)})")
     summary = result.summary
-    lines = [f":busts_in_silhouette: *Assistants* of the recount of {esc(case.contest)} — <@{actor}> "
+    lines = [f":busts_in_silhouette: *Assistants* of the recount of {esc(case.contest)} — {mention(actor)} "
              + "; ".join(done) + "."]
     if summary.assistants:
         lines.append(f"*Review under {cite('(3)')}* — {len(summary.assistants)} assistant"

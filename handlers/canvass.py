@@ -18,6 +18,7 @@ from slack_sdk.errors import SlackApiError
 from bot.services import canvass, cases
 from bot.services.canvass import CanvassRecorded
 from bot.services.errors import UserError
+from bot.slack_text import echo, mention
 from handlers.blocks.canvass_modal import canvass_modal
 from handlers.blocks.common import day, esc
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
@@ -40,7 +41,7 @@ def _parse(text: str) -> dt.date:
     try:
         return dt.date.fromisoformat(text.strip())
     except ValueError:
-        raise UserError(f"“{esc(text.strip())}” is not a date: write the canvass date as YYYY-MM-DD, e.g. "
+        raise UserError(f"“{echo(text.strip())}” is not a date: write the canvass date as YYYY-MM-DD, e.g. "
                         "`/recount canvass 2026-11-09`.") from None
 
 
@@ -112,8 +113,8 @@ def _announce(ix: Interaction, result: CanvassRecorded) -> None:
         refresh_card(ix.services, case)
         try:
             post_in_thread(ix.services, case, f":calendar: The canvass of {esc(result.election)} was {entered} by "
-                                            f"<@{ix.user_id}>. This recount's completion deadline {change}: 28 days "
-                                            f"after canvassing ({citation}).{warning}")
+                                            f"{mention(ix.user_id)}. This recount's completion deadline {change}: 28 "
+                                            f"days after canvassing ({citation}).{warning}")
         except SlackApiError as exc:  # the record is committed; one unreachable thread must not hide the others
             log.warning("could not post the canvass date in the thread of case %s: %s", case_id,
                         exc.response.get("error"))

@@ -13,6 +13,7 @@ import json
 from bot.services import cases
 from bot.services.cases import CaseView
 from bot.services.errors import UserError
+from bot.slack_text import mention
 from handlers.blocks.common import denver
 from handlers.ids import Block, value_of
 from handlers.interaction import Interaction
@@ -28,7 +29,7 @@ def clicked_case(ix: Interaction) -> CaseView | None:
         ix.tell(AUTOMATIC)
         return None
     if case.counting_started_at is not None:
-        ix.tell(f"Counting began {denver(case.counting_started_at)} (<@{case.counting_started_by}>); the cost "
+        ix.tell(f"Counting began {denver(case.counting_started_at)} ({mention(case.counting_started_by)}); the cost "
                 "determined before the recount, its notice and the payment before it can no longer change.")
         return None
     return case

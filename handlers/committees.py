@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from bot.services import cases, committees
 from bot.services.errors import UserError
+from bot.slack_text import esc, mention
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.interaction import Interaction
 from handlers.subcommands import SUBCOMMANDS, split_args
@@ -23,10 +24,11 @@ def committee_command(ix: Interaction, args: str) -> None:
         raise UserError(f"Usage: {USAGE}")
     added = committees.add_issue_committee(ix.services, team_id=ix.team_id, contest_name=words[0],
                                            committee=words[1], side=side, contact=None, actor=ix.user_id)
-    supports = f" (supports {added.side})" if added.side else ""
-    ix.tell(f"Issue committee {added.committee}{supports} recorded for {added.contest}.")
+    supports = f" (supports {esc(added.side)})" if added.side else ""
+    ix.tell(f"Issue committee {esc(added.committee)}{supports} recorded for {esc(added.contest)}.")
     if added.case_id is not None:
         case = cases.case_view(ix.services, added.case_id)
         refresh_card(ix.services, case)
-        post_in_thread(ix.services, case, f"Issue committee {added.committee}{supports} added by <@{ix.user_id}>; "
-                                        "it is owed notice of the recount (C.R.S. 1-13.5-1306(1)).")
+        post_in_thread(ix.services, case, f"Issue committee {esc(added.committee)}{supports} added by "
+                                          f"{mention(ix.user_id)}; it is owed notice of the recount "
+                                          "(C.R.S. 1-13.5-1306(1)).")

@@ -11,7 +11,7 @@ from bot.outbox import enqueue, wake_on_commit
 from bot.services.cases import CaseView
 from bot.services.errors import UserError
 from bot.services.tally_forms import TallySummary
-from handlers.blocks.common import esc
+from bot.slack_text import echo
 from handlers.blocks.tally_modal import metadata_of
 from handlers.ids import Block, value_of
 from handlers.interaction import Interaction
@@ -25,7 +25,7 @@ def case_number(args: str, usage: str) -> int | None:
     if not text:
         return None
     if not re.fullmatch(r"\d{1,9}", text):
-        raise UserError(f"“{esc(args.strip())}” is not a case number: `{usage}` (the number is on the case card, "
+        raise UserError(f"“{echo(args.strip())}” is not a case number: `{usage}` (the number is on the case card, "
                         "“Case #12”).")
     return int(text)
 

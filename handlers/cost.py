@@ -10,6 +10,8 @@ from slack_sdk.errors import SlackApiError
 from bot.services import case_money, cases
 from bot.services.case_money import CostRefused
 from bot.services.cases import CaseView
+from bot.services.errors import UserError
+from bot.slack_text import mention
 from handlers.blocks.common import esc
 from handlers.blocks.cost_modal import ASSISTANTS, BOARD, GB_DESCRIPTION, PerDayGroup, cost_modal
 from handlers.blocks.cost_notice import cost_notice_letter, letter_blocks, letter_text
@@ -59,10 +61,12 @@ class _CostForm:
         if not raw:
             return None
         try:
-            return money(raw, field=label)
+            return case_money.within_limit(money(raw, field=label), label=label, field=block.value)
         except ValueError as exc:
             self.error(block, str(exc))
-            return None
+        except UserError as exc:
+            self.error(block, exc.message)
+        return None
 
     def whole(self, block: Block, label: str, minimum: int) -> int | None:
         raw = self.text(block)
@@ -99,8 +103,12 @@ class _CostForm:
     def add(self, item_args: dict, *, rate_block: Block, first_block: Block) -> None:
         try:
             item = CostItem(**item_args)
+            case_money.within_limit(item.amount, label=item.kind.label, field=first_block.value)
         except (TypeError, ValueError) as exc:
             self.error(first_block, str(exc))
+            return
+        except UserError as exc:  # a rate within bounds times persons and days beyond them
+            self.error(first_block, exc.message)
             return
         self.items.append(item)
         self.rate_blocks.append(rate_block)
@@ -115,6 +123,12 @@ class _CostForm:
         self.other()
         if not self.items and not self.errors:
             self.error(Block.COST_STAFF_HOURS, "Enter at least one item of the cost.")
+        if not self.errors:
+            try:
+                case_money.within_limit(sum((item.amount for item in self.items), Decimal(0)),
+                                        label="The total cost", field="total")
+            except UserError as exc:
+                self.error(self.first_blocks[0], exc.message)
         return self
 
     def staff(self) -> None:
@@ -234,7 +248,7 @@ def submit_cost(ix: Interaction) -> None:
 def _cost_message(case: CaseView, total: Decimal, actor: str) -> str:
     money_view = case.money
     lines = "\n".join(f"• {esc(line)}" for line in money_view.cost_items)
-    text = (f":abacus: *Cost of the recount determined: {format_money(total)}* by <@{actor}> "
+    text = (f":abacus: *Cost of the recount determined: {format_money(total)}* by {mention(actor)} "
             f"({cite('(2)(b)(II)')})\n{lines}\n*Total: {format_money(total)}*")
     earlier = [line.amount for line in money_view.lines if line.kind == "cost_determined"][:-1]
     if earlier:

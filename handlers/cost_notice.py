@@ -6,6 +6,7 @@ import datetime as dt
 
 from bot.services import case_money, cases
 from bot.services.errors import UserError
+from bot.slack_text import mention
 from handlers.blocks.common import denver, esc
 from handlers.blocks.cost_notice import cost_notice_modal, cost_notice_recorded
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
@@ -37,7 +38,7 @@ def open_cost_notice(ix: Interaction) -> None:
     if money_view.requester_notified_of_current_cost:
         latest = money_view.cost_notices[-1]
         ix.tell(f"The requester was already notified of {format_money(latest.cost)}: {denver(latest.notified_at)} "
-                f"by {esc(latest.notified_by)} by {esc(latest.method)} (recorded by <@{latest.recorded_by}>). "
+                f"by {esc(latest.notified_by)} by {esc(latest.method)} (recorded by {mention(latest.recorded_by)}). "
                 "Nothing to record until the cost changes.")
         return
     ix.client.views_open(trigger_id=ix.trigger_id, view=cost_notice_modal(case, now=ix.services.now()))

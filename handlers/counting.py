@@ -10,6 +10,7 @@ from __future__ import annotations
 from bot.services import cases, counting
 from bot.services.cases import CaseView
 from bot.services.counting import CountingBlocked
+from bot.slack_text import mention
 from handlers.blocks.common import day, denver, esc
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Action
@@ -44,7 +45,7 @@ def start_counting(ix: Interaction) -> None:
     case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
     if not started:
         ix.tell(f"Counting had already started: {denver(case.counting_started_at)}, by "
-                f"<@{case.counting_started_by}>. Nothing changed.")
+                f"{mention(case.counting_started_by)}. Nothing changed.")
         return
     refresh_card(ix.services, case)
     post_in_thread(ix.services, case, started_text(case))
@@ -52,7 +53,7 @@ def start_counting(ix: Interaction) -> None:
 
 def started_text(case: CaseView) -> str:
     text = (f":arrow_forward: *Counting began* {denver(case.counting_started_at)}, started by "
-            f"<@{case.counting_started_by}>.")
+            f"{mention(case.counting_started_by)}.")
     if case.requested:
         money = case.money
         text += (f" All four steps before a requested recount are done ({cite('(2)(b)')}): notice given, cost "

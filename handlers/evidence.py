@@ -13,6 +13,7 @@ import datetime as dt
 from bot.services import cases, evidence
 from bot.services.cases import CaseView
 from bot.services.errors import UserError
+from bot.slack_text import mention
 from handlers.assistants import one_open_case
 from handlers.blocks.common import context, denver, esc, section
 from handlers.blocks.evidence_modal import (
@@ -97,7 +98,7 @@ def submit_demand(ix: Interaction) -> None:
         return
     refresh_card(ix.services, case)
     demand = result.demand
-    text = (f":page_facing_up: *Documentary evidence demanded* by <@{ix.user_id}> ({CITATION}): "
+    text = (f":page_facing_up: *Documentary evidence demanded* by {mention(ix.user_id)} ({CITATION}): "
             f"“{esc(demand.description)}” — of {esc(demand.demanded_of)}, {denver(demand.demanded_at)}. "
             f"{len(result.summary.outstanding)} demand{'s' if len(result.summary.outstanding) != 1 else ''} "
             "outstanding.")
@@ -111,7 +112,7 @@ def open_production(ix: Interaction) -> None:
                                   demand_id=int(ix.body["actions"][0]["value"]))
     if not demand.outstanding:
         raise UserError(f"What was produced for this demand was already recorded ({denver(demand.produced_at)}, by "
-                        f"<@{demand.recorded_by}>): “{esc(demand.produced or '')}”.")
+                        f"{mention(demand.recorded_by)}): “{esc(demand.produced or '')}”.")
     case = cases.case_view(ix.services, demand.case_id, workspace_id=ix.member.workspace_id)
     open_modal(ix, production_modal(demand, contest=case.contest, now=ix.services.now()),
                "click *Record what was produced*")
@@ -154,4 +155,5 @@ def production_text(case: CaseView, result: evidence.EvidenceRecorded, actor: st
     return (f":inbox_tray: *Evidence produced* for the demand “{esc(demand.description)}” "
             f"(of {esc(demand.demanded_of)}, "
             f"{denver(demand.demanded_at)}): “{esc(demand.produced or '')}”, {denver(demand.produced_at)}; recorded by "
-            f"<@{actor}> ({CITATION}). {left} demand{'s' if left != 1 else ''} outstanding.\n{versions_text(summary)}")
+            f"{mention(actor)} ({CITATION}). {left} demand{'s' if left != 1 else ''} outstanding.\n"
+            f"{versions_text(summary)}")

@@ -108,6 +108,7 @@ class Block(str, enum.Enum):
     REQUEST_REFERENCE = "request.reference"
     REQUEST_REQUESTER_USER = "request.requester_user"
     REQUEST_NOTE = "request.note"  # the decision's note
+    REQUEST_OWN_REASON = "request.own_reason"  # why an official decides a request they entered (one-person office)
     # --- cost, payments, canvass (handlers/cost.py, handlers/cost_notice.py, handlers/payments.py,
     #     handlers/canvass.py): add "cost.*", "payment.*", "canvass.*" ids here ---
     # (2)(b)(II): the itemised cost. "gb" = members of the governing body (no 1-13.5-1301(4) floor for them).

@@ -33,7 +33,9 @@ from bot.services import access
 from bot.services.access import Member
 from bot.services.context import Services
 from bot.services.errors import Denied, UserError
+from bot.slack_text import fallback, field_error, outgoing
 from handlers.blocks.common import message_modal
+from handlers.recorded import failure_message, watching
 from handlers.registry import ANYONE, Registry, Route, Surface
 from storage.models import ProcessedDelivery, Role
 
@@ -76,7 +78,9 @@ class Interaction:
         return self.ack.response is not None
 
     def tell(self, text: str, blocks: list[dict] | None = None) -> None:
-        """An ephemeral message to the person who acted, by the best route the payload offers."""
+        """An ephemeral message to the person who acted, by the best route the payload offers. `text` is mrkdwn:
+        what a person or a file named is escaped by the caller; it passes the escaping rule's gate here."""
+        text = fallback(text) if blocks else outgoing(text)
         if self.respond is not None and self.body.get("response_url"):
             self.respond(text=text, blocks=blocks, response_type="ephemeral", replace_original=False)
         elif self.channel_id:
@@ -89,7 +93,7 @@ class Interaction:
 
     def _dm(self, text: str, blocks: list[dict] | None) -> None:
         channel = self.client.conversations_open(users=self.user_id)["channel"]["id"]
-        self.client.chat_postMessage(channel=channel, text=text, blocks=blocks)
+        self.client.chat_postMessage(channel=channel, text=fallback(text) if blocks else outgoing(text), blocks=blocks)
 
 
 def _ids(body: dict) -> tuple[str, str, str | None, str | None]:
@@ -159,14 +163,15 @@ def _fail(ix: Interaction, message: str) -> None:
 
 def _run_after(ix: Interaction) -> None:
     for work in ix.after:
+        recorded: list[str] = []
         try:
-            work()
-        except Exception:
+            with watching() as recorded:
+                work()
+        except Exception as exc:
             reference = new_reference()
             log.exception("work after %s failed; reference %s", ix.route.label, reference)
-            try:
-                ix.tell(f":warning: Your change was recorded, but telling the channel failed. Reference: "
-                        f"*{reference}*.")
+            try:  # what the listener and this work recorded decides what the person is told
+                ix.tell(failure_message(reference, ix.extras.get("recorded", []) + recorded, exc))
             except Exception:
                 log.exception("could not tell the user about reference %s", reference)
 
@@ -174,6 +179,7 @@ def _run_after(ix: Interaction) -> None:
 def run_route(ix: Interaction) -> None:
     """Everything around a listener: role, de-duplication, and the one error handler."""
     route = ix.route
+    recorded: list[str] = []  # the audit rows the listener committed: "nothing was saved" only when none
     try:
         if route.surface in (Surface.COMMAND, Surface.ACTION, Surface.SHORTCUT, Surface.EVENT, Surface.VIEW_CLOSED):
             ix.ack()
@@ -186,15 +192,16 @@ def run_route(ix: Interaction) -> None:
             if not ix.acked:
                 ix.ack()
             return
-        route.func(ix)
+        with watching() as recorded:
+            ix.extras["recorded"] = recorded
+            route.func(ix)
     except UserError as exc:
         _fail(ix, exc.message)
-    except Exception:
+    except Exception as exc:
         reference = new_reference()
         log.exception("listener %s failed; reference %s", route.label, reference)
         try:
-            _fail(ix, f":warning: Something went wrong and nothing was saved. Reference: *{reference}* "
-                      "(give it to your administrator; the details are in the bot's log).")
+            _fail(ix, failure_message(reference, recorded, exc))
         except Exception:
             log.exception("could not tell the user about reference %s", reference)
     finally:
@@ -229,8 +236,28 @@ def run_deferred(services: Services, route: Route, body: dict, client: WebClient
 
 def _interaction(services: Services, route: Route, ack, body, client, respond) -> Interaction:
     team, user, channel, trigger = _ids(body)
-    return Interaction(services=services, route=route, body=body, client=client, ack=ack, respond=respond,
-                       team_id=team, user_id=user, channel_id=channel, trigger_id=trigger)
+    return Interaction(services=services, route=route, body=body, client=client, ack=_EscapingAck(ack),
+                       respond=respond, team_id=team, user_id=user, channel_id=channel, trigger_id=trigger)
+
+
+class _EscapingAck:
+    """Bolt's ack, with the escaping rule (bot/slack_text.py) applied to what it carries: a text passes the gate,
+    field errors are plain text (mrkdwn turned back into what was typed, bounded). Views carry their own
+    escaping (handlers/blocks/common.py)."""
+
+    def __init__(self, ack) -> None:
+        self._ack = ack
+
+    @property
+    def response(self):
+        return self._ack.response
+
+    def __call__(self, *args, **kwargs):
+        if isinstance(kwargs.get("text"), str):
+            kwargs["text"] = outgoing(kwargs["text"])
+        if kwargs.get("response_action") == "errors" and isinstance(kwargs.get("errors"), dict):
+            kwargs["errors"] = {block: field_error(message) for block, message in kwargs["errors"].items()}
+        return self._ack(*args, **kwargs)
 
 
 class _AlreadyAcked:

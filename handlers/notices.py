@@ -6,6 +6,7 @@ import json
 
 from bot.services import cases
 from bot.services.errors import UserError
+from bot.slack_text import mention
 from handlers.blocks.case_card import RECIPIENT_LABEL
 from handlers.blocks.common import denver, esc
 from handlers.blocks.notice_modal import notice_modal
@@ -27,8 +28,8 @@ def open_notice_modal(ix: Interaction) -> None:
     notice_id = int(ix.body["actions"][0]["value"])
     notice, case = cases.notice_view(ix.services, notice_id, workspace_id=ix.member.workspace_id)
     if notice.given:
-        ix.tell(f"The notice to {notice.recipient_name} was already recorded: given by {notice.given_by} by "
-                f"{notice.method}, {denver(notice.given_at)}.")
+        ix.tell(f"The notice to {esc(notice.recipient_name)} was already recorded: given by {esc(notice.given_by)} "
+                f"by {esc(notice.method)}, {denver(notice.given_at)}.")
         return
     ix.client.views_open(trigger_id=ix.trigger_id, view=notice_modal(notice, case, now=ix.services.now()))
 
@@ -68,10 +69,11 @@ def submit_notice(ix: Interaction) -> None:
     who = f"{RECIPIENT_LABEL.get(notice.recipient_kind, notice.recipient_kind)} {notice.recipient_name}"
     if not result.newly_recorded:
         ix.channel_id = result.case.channel_id  # a modal has no channel; tell them where the card is
-        ix.tell(f"The notice to {who} had already been recorded by <@{notice.recorded_by}>; nothing was changed.")
+        ix.tell(f"The notice to {esc(who)} had already been recorded by {mention(notice.recorded_by)}; nothing was "
+                "changed.")
         return
     refresh_card(ix.services, result.case)
     post_in_thread(ix.services, result.case,
-                   f":white_check_mark: Notice to {esc(who)} recorded by <@{ix.user_id}>: given by "
-                   f"{esc(notice.given_by)} by {notice.method}, {denver(notice.given_at)} ({notice.citation}). "
+                   f":white_check_mark: Notice to {esc(who)} recorded by {mention(ix.user_id)}: given by "
+                   f"{esc(notice.given_by)} by {esc(notice.method)}, {denver(notice.given_at)} ({notice.citation}). "
                    f"{result.case.notices_outstanding} still outstanding.")

@@ -7,6 +7,7 @@ from decimal import Decimal
 from bot.services import case_money, cases
 from bot.services.cases import CaseView
 from bot.services.errors import UserError
+from bot.slack_text import mention
 from handlers.blocks.common import esc
 from handlers.blocks.payment_modal import payment_modal
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
@@ -44,9 +45,11 @@ def submit_payment(ix: Interaction) -> None:
     errors = {}
     amount = None
     try:
-        amount = money(raw_amount, field="Amount")
+        amount = case_money.within_limit(money(raw_amount, field="Amount"), label="Amount", field="amount")
     except ValueError as exc:
         errors[Block.PAYMENT_AMOUNT.value] = "Enter the amount paid." if not raw_amount else str(exc)
+    except UserError as exc:  # more than the ledger holds: said with the other fields' problems
+        errors[Block.PAYMENT_AMOUNT.value] = exc.message
     if amount is not None and amount == 0:
         errors[Block.PAYMENT_AMOUNT.value] = "Amount: a payment of $0.00 moves no money."
     if not method:
@@ -75,7 +78,7 @@ def submit_payment(ix: Interaction) -> None:
 def _payment_message(case: CaseView, amount: Decimal, method: str, reference: str, received_by: str,
                      actor: str) -> str:
     money_view = case.money
-    text = (f":moneybag: Payment of *{format_money(amount)}* recorded by <@{actor}>: {esc(method)}, ref. "
+    text = (f":moneybag: Payment of *{format_money(amount)}* recorded by {mention(actor)}: {esc(method)}, ref. "
             f"{esc(reference)}, received by {esc(received_by)} ({cite('(2)(c)')}).")
     cost, paid = money_view.cost_determined, money_view.paid
     if cost is None:
@@ -89,7 +92,7 @@ def _payment_message(case: CaseView, amount: Decimal, method: str, reference: st
                  f"recount does not use is returned afterwards ({cite('(2)(f)')}).")
     missing = (case.checklist.numbers.get("missing") if case.checklist else None) or []
     if missing:
-        text += " Still to do before counting: " + "; ".join(f"{m['item']} {m['what']}" for m in missing) + "."
+        text += " Still to do before counting: " + "; ".join(f"{m['item']} {esc(m['what'])}" for m in missing) + "."
     else:
         text += " Everything (2)(b) requires is done: counting may start."
     return text

@@ -15,7 +15,7 @@ from bot.documents.case_record_pdf import case_record_pdf
 from bot.outbox import CHANNEL_REFUSED
 from bot.services.case_record import build_case_record
 from bot.services.errors import UserError
-from handlers.blocks.common import esc
+from bot.slack_text import echo, esc, outgoing
 from handlers.interaction import Interaction
 from handlers.subcommands import SUBCOMMANDS, split_args
 from storage.models import Role
@@ -27,8 +27,8 @@ USAGE = "/recount record <case#> [here]"
 def parse_case_number(text: str) -> int:
     cleaned = text.strip().removeprefix("#").removeprefix("case").strip().removeprefix("#")
     if not cleaned.isdigit() or int(cleaned) < 1:
-        raise UserError(f"“{text}” is not a case number: write it like `/recount record 12` (the number is at the "
-                        "foot of the case card).")
+        raise UserError(f"“{echo(text)}” is not a case number: write it like `/recount record 12` (the number is at "
+                        "the foot of the case card).")
     return int(cleaned)
 
 
@@ -64,7 +64,7 @@ def record_command(ix: Interaction, args: str) -> None:
         raise UserError(f"Usage: `{USAGE}`.")
     case_id = parse_case_number(parts[0])
     record = build_case_record(ix.services, case_id=case_id, workspace_id=ix.member.workspace_id)
-    files, comment = record_files(record), _comment(record)
+    files, comment = record_files(record), outgoing(_comment(record))
     if here and ix.channel_id:
         try:
             ix.client.files_upload_v2(file_uploads=files, channel=ix.channel_id, initial_comment=comment)

@@ -16,6 +16,7 @@ from bot.outbox import FALLBACK
 from bot.services import cases, survey_entry, survey_forms
 from bot.services.errors import UserError
 from bot.services.survey_forms import NEW, EntryForm, FormErrors
+from bot.slack_text import channel_link, echo
 from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, context, esc, message_modal
 from handlers.blocks.returns_modal import (
     case_thread_note, choice_block_id, confirmation, entry_modal, loading_modal, metadata_of, pick_modal, target_of,
@@ -84,8 +85,8 @@ def returns_command(ix: Interaction, args: str) -> None:
             note = None
             if name:
                 where = next((e.name for e in form.elections if e.id == form.election_id), None)
-                note = (f"No contest called “{esc(name)}” in {esc(where)}: choose one, or set it up as a new "
-                        "contest." if where else f"No contest called “{esc(name)}” yet: set it up below.")
+                note = (f"No contest called “{echo(name)}” in {esc(where)}: choose one, or set it up as a new "
+                        "contest." if where else f"No contest called “{echo(name)}” yet: set it up below.")
             view = pick_modal(form, channel_id=ix.channel_id, contest=NEW if name else None, contest_name=name,
                               note=note)
     except UserError as exc:
@@ -256,7 +257,7 @@ def _announce(ix: Interaction, result: survey_entry.EntryResult, *, channel_id: 
     if not channel_id:
         queue_call(ix.services, "chat.postMessage", {"text": text, "blocks": blocks}, dm_user=ix.user_id)
         return
-    hint = context(f":warning: I could not post this in <#{channel_id}>: invite me there with "
+    hint = context(f":warning: I could not post this in {channel_link(channel_id)}: invite me there with "
                    "`/invite @recount-bot`.")
     fallback = {"user": ix.user_id, "text": text, "blocks": [hint, *blocks][:MESSAGE_BLOCKS_LIMIT]}
     queue_call(ix.services, "chat.postMessage",

@@ -23,6 +23,7 @@ from bot.services.errors import UserError
 from bot.services.survey_forms import NEW, FormErrors
 from bot.services.survey_upload import FILE_TYPES, Reading, Saved, UploadTarget
 from bot.slack_files import MAX_BYTES, FileProblem, download_file
+from bot.slack_text import channel_link
 from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, context, esc, message_modal
 from handlers.blocks.returns_modal import metadata_of
 from handlers.blocks.upload_form import (
@@ -116,11 +117,11 @@ def _the_file(files: list, block: Block) -> tuple[dict | None, dict[str, str]]:
     if not file.get("id"):
         return None, {block.value: "Slack did not say which file this is; attach it again."}
     if kind not in FILE_TYPES and name.rpartition(".")[2].lower() not in FILE_TYPES:
-        return None, {block.value: f"{name or 'This file'} is not a results file I read: attach CSV, JSON, XML or "
-                                   "Excel (.xlsx, .xls)."}
+        return None, {block.value: f"{esc(name) or 'This file'} is not a results file I read: attach CSV, JSON, XML "
+                                   "or Excel (.xlsx, .xls)."}
     size = file.get("size")
     if isinstance(size, int) and size > MAX_BYTES:
-        return None, {block.value: f"{name} is {size / 1048576:,.1f} MB; the most I read is "
+        return None, {block.value: f"{esc(name)} is {size / 1048576:,.1f} MB; the most I read is "
                                    f"{MAX_BYTES / 1048576:,.0f} MB."}
     return file, {}
 
@@ -175,7 +176,7 @@ def _field_errors(ix: Interaction, view: dict, errors: dict[str, str]) -> None:
     shown = {b.get("block_id") for b in view.get("blocks", [])}
     on_fields = {block: message for block, message in errors.items() if block in shown}
     if not on_fields:  # a field the view does not show: say it in the modal instead
-        raise UserError(esc(" ".join(errors.values())))
+        raise UserError(" ".join(errors.values()))  # refusals are mrkdwn, names escaped where they were made
     ix.ack(response_action="errors", errors=on_fields)
 
 
@@ -203,7 +204,7 @@ def read_and_preview(ix: Interaction, view_id: str, *, file_id: str, target: Upl
                 correction=found.correction, refusal=refusal(found) if found.problems else ""))
             view = preview_modal(found, metadata=metadata)
     except UserError as exc:
-        view = outcome_modal(f":warning: {esc(exc.message)}")
+        view = outcome_modal(f":warning: {exc.message}")
     except Exception:
         reference = new_reference()
         log.exception("reading an uploaded returns file failed; reference %s", reference)
@@ -260,8 +261,8 @@ def save_file(ix: Interaction, view_id: str, remembered: PreviewState) -> None:
     try:
         download = download_file(ix.client, remembered.file_id)
         if download.sha256 != remembered.sha256:
-            raise UserError(f"{name} in Slack is not the file previewed (its content changed); attach it again to "
-                            "see what it says now. Nothing was saved.")
+            raise UserError(f"{esc(name)} in Slack is not the file previewed (its content changed); attach it again "
+                            "to see what it says now. Nothing was saved.")
         saved = survey_upload.save(
             ix.services, team_id=ix.team_id, actor=ix.user_id, may_correct=ix.role is Role.OFFICIAL,
             target=remembered.target, file_name=name, data=download.data, sha256=download.sha256,
@@ -277,7 +278,7 @@ def save_file(ix: Interaction, view_id: str, remembered: PreviewState) -> None:
         view = outcome_modal(f":no_entry: *{esc(name)}* cannot be saved as a survey of returns; nothing was saved."
                              f"\n{lines}{more}"[:3000])
     except UserError as exc:
-        view = outcome_modal(f":warning: {esc(exc.message)}")
+        view = outcome_modal(f":warning: {exc.message}")
     except Exception:
         reference = new_reference()
         log.exception("saving an uploaded returns file failed; reference %s", reference)
@@ -297,7 +298,7 @@ def announce(ix: Interaction, saved: Saved, *, channel_id: str | None) -> None:
     if not channel_id:
         queue_call(ix.services, "chat.postMessage", {"text": text, "blocks": blocks}, dm_user=ix.user_id)
         return
-    hint = context(f":warning: I could not post this in <#{channel_id}>: invite me there with "
+    hint = context(f":warning: I could not post this in {channel_link(channel_id)}: invite me there with "
                    "`/invite @recount-bot`.")
     fallback = {"user": ix.user_id, "text": text, "blocks": [hint, *blocks][:MESSAGE_BLOCKS_LIMIT]}
     queue_call(ix.services, "chat.postMessage",

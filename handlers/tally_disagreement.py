@@ -10,6 +10,7 @@ from bot.services import cases, tally_sheets
 from bot.services.cases import CaseView
 from bot.services.errors import UserError
 from bot.services.tally_forms import DisagreementLine, TallySummary
+from bot.slack_text import mention
 from handlers.blocks.common import button, esc, section
 from handlers.blocks.tally_modal import disagreement_blocks, disagreement_text, progress_text, withdraw_modal
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
@@ -89,12 +90,12 @@ def submit_withdraw(ix: Interaction) -> None:
     after_modal(ix, case)
     if not result.newly_withdrawn:
         ix.later(lambda: ix.tell(f"Entry {result.entry} of sheet {esc(result.sheet_id)} had already been withdrawn "
-                                 f"by <@{result.withdrawn_by}>; nothing changed."))
+                                 f"by {mention(result.withdrawn_by)}; nothing changed."))
         return
     refresh_card(ix.services, case)
     summary = tally_of(case)
     text = (f":wastebasket: Entry {result.entry} of sheet *{esc(result.sheet_id)}* ({esc(unit_label(result.unit))}),"
-            f" entered by <@{result.entered_by}>, *withdrawn* by <@{ix.user_id}>: “{esc(result.reason)}”. It stays on "
-            f"the record, marked withdrawn. Enter the sheet again with `/recount tally {case.id}` or the button "
-            f"below. Tally: {progress_text(summary)} ({CITATION}).")
+            f" entered by {mention(result.entered_by)}, *withdrawn* by {mention(ix.user_id)}: “{esc(result.reason)}”. "
+            f"It stays on the record, marked withdrawn. Enter the sheet again with `/recount tally {case.id}` or the "
+            f"button below. Tally: {progress_text(summary)} ({CITATION}).")
     post_in_thread(ix.services, case, text, blocks=[section(text), enter_button(case.id)])

@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.services import cases, tally_forms, tally_setup
 from bot.services.cases import CaseView
 from bot.services.errors import UserError
+from bot.slack_text import mention
 from handlers.blocks.common import esc
 from handlers.blocks.tally_modal import progress_text, set_up_modal, unit_word
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
@@ -69,6 +70,6 @@ def set_up_text(case: CaseView, actor: str) -> str:
     per = " (one tally sheet each)" if word == "machine" else ""
     entry = ("double entry: each sheet is entered by two people and a unit counts when their entries agree"
              if summary.double_entry else "single entry: the first entry of each sheet counts")
-    return (f":clipboard: *Count set up* by <@{actor}>: {summary.method_label}, {summary.expected:,} {word}s "
+    return (f":clipboard: *Count set up* by {mention(actor)}: {summary.method_label}, {summary.expected:,} {word}s "
             f"expected{per}: {units}; {entry} ({CITATION}). Enter sheets with `/recount tally {case.id}` or "
             f"*Enter tally sheet* on the card. {progress_text(summary).capitalize()}.")

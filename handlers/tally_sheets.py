@@ -17,6 +17,7 @@ from bot.services import cases, tally_forms, tally_sheets
 from bot.services.cases import CaseView
 from bot.services.errors import UserError
 from bot.services.tally_sheets import SheetEntered, SheetRefused
+from bot.slack_text import mention
 from handlers.blocks.common import esc
 from handlers.blocks.tally_modal import (
     count_block, counts_text, metadata_of, progress_text, sheet_modal, unit_block, unit_word,
@@ -209,11 +210,11 @@ def _announce_sheet(ix: Interaction, case: CaseView, result: SheetEntered) -> No
         return
     counted = result.state.counted.get(sheet.unit)
     counts = esc(counts_text([(c, sheet.counts[c]) for c in summary.choices]))
-    head = f"Sheet *{esc(sheet.sheet_id)}* ({esc(where)}), entry {sheet.entry} by <@{ix.user_id}>: {counts}."
+    head = f"Sheet *{esc(sheet.sheet_id)}* ({esc(where)}), entry {sheet.entry} by {mention(ix.user_id)}: {counts}."
     if sheet.entry == 2 and counted is not None:
         first = next((e for e in summary.entries if e.sheet_id == sheet.sheet_id and e.entry == 1), None)
         text = (f":white_check_mark: {head} It agrees with entry 1"
-                + (f" by <@{first.entered_by}>" if first else "") + f": {esc(unit_label(sheet.unit))} counts.")
+                + (f" by {mention(first.entered_by)}" if first else "") + f": {esc(unit_label(sheet.unit))} counts.")
     elif sheet.entry == 1 and summary.double_entry:
         text = f":memo: {head} Waiting for the second entry of this sheet by someone else (double entry)."
     elif sheet.entry == 1:

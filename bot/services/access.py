@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from bot.office_settings import OfficeSettings
 from bot.services.context import Services
 from bot.services.errors import Denied, UserError
+from bot.slack_text import mention
 from storage import audit
 from storage.models import Membership, Role, Workspace
 
@@ -155,11 +156,11 @@ def set_approver(services: Services, *, team_id: str, actor: str, actor_role: Ro
             Membership.workspace_id == workspace.id, Membership.slack_user_id == user_id))
         role = Role(membership.role) if membership else None
         if role is Role.OFFICIAL:
-            raise UserError(f"<@{user_id}> is a designated election official and may always decide recount "
+            raise UserError(f"{mention(user_id)} is a designated election official and may always decide recount "
                             "requests; nothing to delegate.", field="user")
         if on and (role is None or not role.allows(Role.STAFF)):
-            raise UserError(f"<@{user_id}> has {role.value if role else 'no role'}; an approver needs at least the "
-                            f"staff role (`/recount admin role <@{user_id}> staff`).", field="user")
+            raise UserError(f"{mention(user_id)} has {role.value if role else 'no role'}; an approver needs at least "
+                            f"the staff role (`/recount admin role {mention(user_id)} staff`).", field="user")
         before = bool(membership.can_approve) if membership else False
         if membership is None or before == on:
             return before, before

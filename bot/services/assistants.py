@@ -22,9 +22,11 @@ from decimal import Decimal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from bot.services.case_money import within_limit
 from bot.services.context import Services
 from bot.services.errors import UserError
 from bot.services.tally import case_for_update
+from bot.slack_text import echo
 from rules.assistants import Assistant, AssistantFinding, Capacity, review_assistants
 from rules.money import format_money, money
 from rules.statute import cite
@@ -144,7 +146,8 @@ def clean_preparers(names: list[str]) -> list[str]:
         if not cleaned or name_key(cleaned) in seen:
             continue
         if len(cleaned) > NAME_LIMIT:
-            raise UserError(f"A name is at most {NAME_LIMIT} characters: “{cleaned[:40]}…”.", field="preparers")
+            raise UserError(f"A name is at most {NAME_LIMIT} characters: “{echo(cleaned, 40)}”.",
+                                field="preparers")
         seen.add(name_key(cleaned))
         out.append(cleaned)
     if len(out) > MAX_PREPARERS:
@@ -169,6 +172,7 @@ def _check(data: AssistantInput) -> tuple[Capacity, Decimal, str | None]:
         pay = money(data.compensation, field="Compensation")
     except (TypeError, ValueError) as exc:
         raise UserError(str(exc), field="compensation") from None
+    within_limit(pay, label="Compensation", field="compensation")  # the column has a bound
     replaces = clean_name(data.replaces or "") or None
     if replaces and len(replaces) > NAME_LIMIT:
         raise UserError(f"A name is at most {NAME_LIMIT} characters.", field="replaces")

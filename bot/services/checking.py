@@ -14,6 +14,7 @@ from bot.services.access import ensure_workspace
 from bot.services.context import Services
 from bot.services.errors import NotFound
 from bot.services.survey import rules_contests
+from bot.slack_text import echo, esc
 from rules.contest import ContestKind, Undecided
 from rules.deadlines import automatic_recount_deadline, contest_filing_deadline
 from rules.margin import MarginDecision
@@ -60,7 +61,7 @@ def _latest(session: Session, workspace_id: int) -> tuple[Election, SurveyVersio
                        "`recount-bot import FILE --election-date YYYY-MM-DD --name NAME`.")
     version = latest_version(session, election.id)
     if version is None:
-        raise NotFound(f"{election.name} has no survey of returns yet. Enter it with `/recount returns`.")
+        raise NotFound(f"{esc(election.name)} has no survey of returns yet. Enter it with `/recount returns`.")
     return election, version
 
 
@@ -124,8 +125,9 @@ def check(services: Services, *, team_id: str, actor: str, settings: OfficeSetti
         if contest_name:
             contest = find_contest(session, election.id, contest_name)
             if contest is None:
-                names = ", ".join(c.name for c, _ in rules_contests(session, version)[:8])
-                raise NotFound(f"No contest called “{contest_name}” in {election.name}. Contests: {names}.")
+                names = ", ".join(esc(c.name) for c, _ in rules_contests(session, version)[:8])
+                raise NotFound(f"No contest called “{echo(contest_name)}” in {esc(election.name)}. Contests: "
+                               f"{names}.")
             wanted = [contest.id]
         verdicts, undecided = [], []
         for stored, contest in rules_contests(session, version, wanted):
@@ -143,7 +145,7 @@ def check(services: Services, *, team_id: str, actor: str, settings: OfficeSetti
             card = session.scalar(select(RecountCase.card_ts).where(RecountCase.id == case_id)) if case_id else None
             verdicts.append(ContestVerdict(stored.id, decision, case_id, opened, card is not None))
         if wanted and not verdicts and not undecided:
-            raise NotFound(f"{contest_name} has no returns in version {version.number} yet.")
+            raise NotFound(f"{echo(contest_name)} has no returns in version {version.number} yet.")
         verdicts.sort(key=lambda v: v.decision.closeness)
         audit.append(session, actor=actor, action="survey.checked", entity="survey_version", entity_id=version.id,
                      after={"contests": len(verdicts), "automatic": [v.decision.contest for v in verdicts

@@ -10,6 +10,7 @@ from bot.services.access import ensure_workspace
 from bot.services.case_money import money_view
 from bot.services.context import Services
 from bot.services.request_decision import may_decide
+from bot.services.request_deciders import may_decide_request
 from bot.services.tally import tally_state
 from bot.worker.reminders import LABEL, live_deadlines
 from rules.calendar import DENVER
@@ -95,7 +96,7 @@ def dashboard(services: Services, *, team_id: str, user_id: str | None = None) -
                     RecountRequestRow.workspace_id == workspace.id,
                     RecountRequestRow.status == RequestStatus.PENDING.value)).all()
                 waiting += [f"Decide the recount request #{r.id} of {r.requester_name} on {r.contest.name}"
-                            for r in pending if r.requester_slack_user != user_id]
+                            for r in pending if may_decide_request(session, r, user_id)]
             for case in cases:
                 if case.completed_at is not None:
                     continue

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
 from bot.services.tally import as_sheet, original_contest, standing_sheets, survey_units
+from bot.slack_text import esc
 from rules.tally import FIRST, SECOND, CountMethod, TallySheet, accept_sheets
 from storage.models import RecountCase, TallySheetRow
 
@@ -144,14 +145,16 @@ def sheet_form(services: Services, *, workspace_id: int, case_id: int) -> SheetF
         if case is None or case.workspace_id != workspace_id:
             raise NotFound(f"There is no recount case #{case_id} in this office.", field="case")
         if case.completed_at is not None:
-            raise UserError(f"The recount of {case.contest.name} (case #{case.id}) is complete; no more tally "
+            raise UserError(f"The recount of {esc(case.contest.name)} (case #{case.id}) is complete; no more tally "
                             "sheets can be entered.", field="case")
         if case.counting_started_at is None:
-            raise UserError(f"Counting has not started for {case.contest.name} (case #{case.id}); start it from "
+            raise UserError(f"Counting has not started for {esc(case.contest.name)} (case #{case.id}); start it "
+                            "from "
                             "the case card first.", field="case")
         summary = tally_summary(session, case)
         if summary is None:
-            raise UserError(f"Set up the count of {case.contest.name} (case #{case.id}) first: how it is counted "
+            raise UserError(f"Set up the count of {esc(case.contest.name)} (case #{case.id}) first: how it is "
+                            "counted "
                             "and the units expected (the card's *Set up the count*).", field="case")
         return SheetForm(case.id, case.contest.name, summary, fingerprint(summary.units))
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from bot.services.context import Services
 from bot.services.errors import UserError
 from bot.services.tally import case_for_update, standing_sheets, survey_units, tally_state
+from bot.slack_text import echo
 from rules.tally import CountMethod, TallyState
 from storage import audit
 
@@ -35,7 +36,7 @@ def configure_count(services: Services, *, workspace_id: int, case_id: int, meth
     try:
         count_method = CountMethod(method)
     except ValueError:
-        raise UserError(f"“{method}” is not a way of counting: paper, electronic or voting_machine.",
+        raise UserError(f"“{echo(method)}” is not a way of counting: paper, electronic or voting_machine.",
                         field="method") from None
     if count_method is CountMethod.VOTING_MACHINE and not _clean_units(units or []):
         raise UserError("List the voting machines, one per line: in elections using voting machines separate "
@@ -47,12 +48,12 @@ def configure_count(services: Services, *, workspace_id: int, case_id: int, meth
         cleaned = _clean_units(units) if units is not None else list(survey_units(session, case))
         if len(set(cleaned)) != len(cleaned):
             dupes = sorted({u for u in cleaned if cleaned.count(u) > 1})
-            raise UserError(f"Listed twice: {', '.join(dupes)}.", field="units")
+            raise UserError(f"Listed twice: {', '.join(echo(d) for d in dupes[:20])}.", field="units")
         if len(cleaned) > MAX_UNITS:
             raise UserError(f"At most {MAX_UNITS:,} units.", field="units")
         too_long = [u for u in cleaned if len(u) > UNIT_LIMIT]
         if too_long:
-            raise UserError(f"A unit's name is at most {UNIT_LIMIT} characters: “{too_long[0][:40]}…”.",
+            raise UserError(f"A unit's name is at most {UNIT_LIMIT} characters: “{echo(too_long[0], 40)}”.",
                             field="units")
         if not cleaned:
             cleaned = [""]  # the survey has a single whole-contest unit

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from bot.services.cases import CaseView, NoticeView
+from bot.slack_text import mention
 from handlers.blocks.common import (
     MESSAGE_BLOCKS_LIMIT, button, context, day, denver, divider, esc, fields_section, header, section,
 )
@@ -32,7 +33,7 @@ def _notice_line(notice: NoticeView) -> str:
     who = f"*{RECIPIENT_LABEL.get(notice.recipient_kind, notice.recipient_kind)}:* {esc(notice.recipient_name)}"
     if not notice.given:
         return f":hourglass_flowing_sand: {who} — not yet given"
-    recorded = f" · recorded by <@{notice.recorded_by}>" if notice.recorded_by else ""
+    recorded = f" · recorded by {mention(notice.recorded_by)}" if notice.recorded_by else ""
     details = f" ({esc(notice.details)})" if notice.details else ""
     return (f":white_check_mark: {who} — given by {esc(notice.given_by or '')} by {esc(notice.method or '')}"
             f"{details}, {denver(notice.given_at)}{recorded}")
@@ -66,7 +67,7 @@ def _automatic_head(case: CaseView) -> list[dict]:
 def _automatic_counting(case: CaseView) -> dict:
     """(1): the designated election official orders the recount; there is no (2)(b) list to wait for."""
     if case.counting_started_at is not None:
-        return section(f"*Counting began* {denver(case.counting_started_at)} (<@{case.counting_started_by}>)")
+        return section(f"*Counting began* {denver(case.counting_started_at)} ({mention(case.counting_started_by)})")
     outstanding = case.notices_outstanding
     warning = (f" {outstanding} notice{'s' if outstanding != 1 else ''} below {'are' if outstanding != 1 else 'is'} "
                "not yet recorded as given: affected candidates and issue committees may be present and observe."
@@ -132,7 +133,7 @@ def case_card(case: CaseView) -> list[dict]:
                               "affected by the result is owed notice: add it with `/recount committee`."))
     blocks.append(context("Affected candidates and issue committees may be present during and observe the recount "
                           "(C.R.S. 1-13.5-1306(1))."))
-    blocks.append(context(f"Case #{case.id} · opened {denver(case.opened_at)} by <@{case.opened_by}> · survey of "
+    blocks.append(context(f"Case #{case.id} · opened {denver(case.opened_at)} by {mention(case.opened_by)} · survey of "
                           f"returns version {case.survey_version}"))
     return blocks[:MESSAGE_BLOCKS_LIMIT]
 
@@ -140,4 +141,4 @@ def case_card(case: CaseView) -> list[dict]:
 def case_text(case: CaseView) -> str:
     kind = "Automatic recount" if case.kind == "automatic" else "Requested recount"
     outstanding = case.notices_outstanding
-    return f"{kind}: {case.contest} — {outstanding} notice{'s' if outstanding != 1 else ''} outstanding."
+    return f"{kind}: {esc(case.contest)} — {outstanding} notice{'s' if outstanding != 1 else ''} outstanding."

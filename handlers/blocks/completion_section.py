@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from bot.services.cases import CaseView
 from bot.services.completion import CertificateLine, CompletionView
+from bot.slack_text import mention
 from handlers.blocks.common import button, context, denver, esc, fields_section, section
 from handlers.ids import Action
 from rules.money import format_money
@@ -111,7 +112,7 @@ def _after(case: CaseView, view: CompletionView) -> list[dict]:
     totals = "\n".join(f"{esc(c)}: {after:,} (was {before:,})" for c, before, after in ranked_totals(completion)[:8])
     margin = completion.get("amended_margin") or {}
     fields = [
-        f"*Completed*\n{denver(view.completed_at)} by <@{view.completed_by}>",
+        f"*Completed*\n{denver(view.completed_at)} by {mention(view.completed_by)}",
         f"*Outcome* (6)\n{OUTCOME_LABEL.get(outcome, outcome)}",
         f"*Highest number of votes* (6)\n{elected_text(completion)}",
         f"*Amended totals*\n{totals}",

@@ -6,6 +6,7 @@ from bot.services.assistants import AssistantsSummary
 from bot.services.cases import CaseView
 from bot.services.evidence import EvidenceSummary
 from bot.services.tally_forms import TallySummary
+from bot.slack_text import mention
 from handlers.blocks.assistant_modal import finding_line
 from handlers.blocks.common import button, divider, esc, section
 from handlers.blocks.evidence_modal import demand_line, production_button, versions_text
@@ -39,14 +40,14 @@ def tally_text(tally: TallySummary | None) -> str:
     lines = [f"{head} — *{progress_text(tally)}*" + (" :white_check_mark:" if tally.complete else "")]
     waiting = tally.awaiting_sheets
     if tally.awaiting_second_entry:
-        shown = ", ".join(f"{esc(unit_label(e.unit))} (sheet {esc(e.sheet_id)}, <@{e.entered_by}>)"
+        shown = ", ".join(f"{esc(unit_label(e.unit))} (sheet {esc(e.sheet_id)}, {mention(e.entered_by)})"
                           for e in waiting[:SHOWN_LINES]) or ", ".join(
             esc(unit_label(u)) for u in tally.awaiting_second_entry[:SHOWN_LINES])
         lines.append(f":hourglass_flowing_sand: {len(tally.awaiting_second_entry):,} awaiting a second entry: {shown}"
                      + _more(tally.awaiting_second_entry, SHOWN_LINES, "units"))
     for d in tally.disagreements[:SHOWN_LINES]:
-        lines.append(f":x: Disagreement on {esc(unit_label(d.unit))}, sheet {esc(d.sheet_id)} (<@{d.first.entered_by}>"
-                     f" / <@{d.second.entered_by}>): {differences_text(d)}"
+        lines.append(f":x: Disagreement on {esc(unit_label(d.unit))}, sheet {esc(d.sheet_id)} "
+                     f"({mention(d.first.entered_by)} / {mention(d.second.entered_by)}): {differences_text(d)}"
                      + ("" if d.blocking else " — the first entry counts (single entry)"))
     if tally.disagreements:
         lines[-1] += _more(tally.disagreements, SHOWN_LINES, "disagreements")

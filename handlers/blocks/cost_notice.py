@@ -14,6 +14,7 @@ import json
 
 from bot.services.case_money import COST_NOTICE_METHODS, NAME_LIMIT, PAYMENT_METHODS
 from bot.services.cases import CaseView
+from bot.slack_text import mention
 from handlers.blocks.common import SECTION_TEXT_LIMIT, context, denver, esc, modal, option, plain, section
 from handlers.blocks.cost_modal import text_input
 from handlers.blocks.requested_case import PARTY_LABEL
@@ -163,7 +164,7 @@ def letter_text(case: CaseView) -> str:
     money = case.money
     total = format_money(money.cost_determined) if money and money.cost_determined is not None else "—"
     who = case.request.requester_name if case.request else "the requester"
-    return f"Notice of cost to {who}, ready to send: {total} ({cite('(2)(b)(III)')})"
+    return f"Notice of cost to {esc(who)}, ready to send: {total} ({cite('(2)(b)(III)')})"
 
 
 # ------------------------------------------------------------------ the modal
@@ -194,4 +195,4 @@ def cost_notice_modal(case: CaseView, *, now: dt.datetime) -> dict:
 
 def cost_notice_recorded(case: CaseView, *, cost, method: str, by: str, at: dt.datetime, actor: str) -> str:
     return (f":incoming_envelope: Notice of the cost, *{format_money(cost)}*, to the requester recorded by "
-            f"<@{actor}>: sent by {esc(by)} by {esc(method)}, {denver(at)} ({cite('(2)(b)(III)')}).")
+            f"{mention(actor)}: sent by {esc(by)} by {esc(method)}, {denver(at)} ({cite('(2)(b)(III)')}).")

@@ -9,6 +9,7 @@ import json
 
 from bot.services.cases import CaseView
 from bot.services.evidence import DemandLine, EvidenceSummary
+from bot.slack_text import mention
 from handlers.blocks.common import button, context, denver, esc, modal, section
 from handlers.blocks.tally_modal import field, text_field
 from handlers.ids import Action, Block, View
@@ -51,7 +52,7 @@ def production_modal(demand: DemandLine, *, contest: str, now: dt.datetime) -> d
     blocks = [
         section(f"What was produced for the demand in the recount of *{esc(contest)}* (case #{demand.case_id}):\n"
                 f">{esc(demand.description)}\nof {esc(demand.demanded_of)}, demanded {denver(demand.demanded_at)} "
-                f"by <@{demand.demanded_by}>."),
+                f"by {mention(demand.demanded_by)}."),
         text_field(Block.EVIDENCE_PRODUCED.value, "What was produced", multiline=True, max_length=2000,
                    placeholder="The documents produced (and where they are kept)"),
         _when(Block.EVIDENCE_PRODUCED_AT, "When it was produced", now),

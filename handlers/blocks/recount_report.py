@@ -13,6 +13,8 @@ from decimal import Decimal
 
 from bot.services.cases import CaseView
 from bot.services.completion import CertificateLine, CompletionView
+from bot.slack_text import link as slack_link
+from bot.slack_text import mention
 from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, SECTION_TEXT_LIMIT, context, day, denver, esc, section
 from handlers.blocks.completion_section import OUTCOME_LABEL, elected_text, names, ranked_totals
 from handlers.blocks.cost_notice import FENCE, SIGNATURE_PLACEHOLDER, _chunks, _long_day
@@ -146,12 +148,12 @@ def _settlement_text(case: CaseView, view: CompletionView) -> str | None:
 
 
 def report_text(case: CaseView) -> str:
-    return f"Recount report: {case.contest} — completed ({cite('(6)')})"
+    return f"Recount report: {esc(case.contest)} — completed ({cite('(6)')})"
 
 
 def report_blocks(case: CaseView, view: CompletionView) -> list[dict]:
     completion = view.completion or {}
-    who = f" by <@{view.completed_by}>" if view.completed_by else ""
+    who = f" by {mention(view.completed_by)}" if view.completed_by else ""
     blocks = [
         section(f":ballot_box_with_ballot: *Recount report — {esc(case.contest)}*\n{esc(case.election)} "
                 f"({day(case.election_date)}), {esc(case.local_government)} · case #{case.id} · completed "
@@ -271,13 +273,13 @@ def results_notice_blocks(case: CaseView, view: CompletionView, letter: str) -> 
 
 def results_notice_text(case: CaseView, view: CompletionView) -> str:
     body = (view.completion or {}).get("notice_of_results_to") or case.governing_body
-    return f"Notice of the results of the recount of {case.contest} to {body}, ready to send ({cite('(6)')})"
+    return f"Notice of the results of the recount of {esc(case.contest)} to {esc(body)}, ready to send ({cite('(6)')})"
 
 
 # ------------------------------------------------------------------ (6): certificates of election
 def certificate_link_line(certificate: CertificateLine, link: str) -> str:
-    return (f"• *{esc(certificate.candidate)}* — {certificate.votes:,} votes: <{link}|certificate of election (PDF)>, "
-            f"link valid until {denver(certificate.expires_at)}")
+    return (f"• *{esc(certificate.candidate)}* — {certificate.votes:,} votes: "
+            f"{slack_link(link, 'certificate of election (PDF)')}, link valid until {denver(certificate.expires_at)}")
 
 
 def certificates_text(case: CaseView, view: CompletionView, links: dict[int, str]) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from bot.services.requests import RequestView
+from bot.slack_text import mention
 from handlers.blocks.common import (
     MESSAGE_BLOCKS_LIMIT, button, context, day, denver, esc, fields_section, header, section,
 )
@@ -13,8 +14,9 @@ from handlers.ids import Action
 
 STATUS_LABEL = {"pending": ":hourglass_flowing_sand: awaiting a decision", "approved": ":white_check_mark: approved",
                 "rejected": ":no_entry_sign: rejected"}
-WHO_DECIDES = ("A designated election official or a delegated approver decides; the requester may not decide "
-               "their own request. Discuss it in this thread.")
+WHO_DECIDES = ("A designated election official or a delegated approver decides; neither the requester nor whoever "
+               "entered the request may decide it (unless no one else in the office may: the official then records "
+               "why). Discuss it in this thread.")
 
 
 def _window(request: RequestView) -> str:
@@ -30,7 +32,7 @@ def _window(request: RequestView) -> str:
 
 def _requester(request: RequestView) -> str:
     party = PARTY_LABEL.get(request.party_kind, request.party_kind)
-    slack = f" · <@{request.requester_slack_user}>" if request.requester_slack_user else ""
+    slack = f" · {mention(request.requester_slack_user)}" if request.requester_slack_user else ""
     return f"*Requested by*\n{esc(request.requester_name)} ({party}){slack}"
 
 
@@ -38,7 +40,7 @@ def decision_line(request: RequestView) -> str:
     verb = "Approved" if request.status == "approved" else "Rejected"
     icon = ":white_check_mark:" if request.status == "approved" else ":no_entry_sign:"
     when = f", {denver(request.decided_at)}" if request.decided_at else ""
-    return f"{icon} *{verb}* by <@{request.decided_by}>{when}: {esc(request.decision_note or '')}"
+    return f"{icon} *{verb}* by {mention(request.decided_by)}{when}: {esc(request.decision_note or '')}"
 
 
 def request_card(request: RequestView) -> list[dict]:
@@ -52,7 +54,7 @@ def request_card(request: RequestView) -> list[dict]:
             f"*Written request received*\n{day(request.received_on)} · ref. {esc(request.received_reference)}",
             f"*Election*\n{esc(request.election)} ({day(request.election_date)})",
             _window(request),
-            f"*Entered by*\n<@{request.entered_by}>, {denver(request.entered_at)}",
+            f"*Entered by*\n{mention(request.entered_by)}, {denver(request.entered_at)}",
             f"*Status*\n{STATUS_LABEL.get(request.status, request.status)}",
         ]),
         section(esc(evaluation.get("reason", ""))),
@@ -67,6 +69,8 @@ def request_card(request: RequestView) -> list[dict]:
         blocks.append(context(WHO_DECIDES))
     else:
         blocks.append(section(decision_line(request)))
+        if request.decision_reading:
+            blocks.append(context(f"Decided under the reading {esc(request.decision_reading)}"))
         if request.case_id is not None:
             blocks.append(context(f"Recount case #{request.case_id} opened; its card is linked in this thread."))
     blocks.append(context(f"Request #{request.id}"))

@@ -17,6 +17,7 @@ import json
 from typing import Any
 
 from bot.services.requests import ContestOption, RequestForm, RequestView
+from bot.slack_text import channel_link
 from handlers.blocks.common import context, day, esc, message_modal, modal, option, plain, section
 from handlers.blocks.requested_case import PARTY_LABEL
 from handlers.ids import Block, View
@@ -96,7 +97,8 @@ def _where(approvals_channel: str | None, channel_id: str | None) -> str:
     if target is None:
         return ("No approvals channel is set: an official sets one with "
                 "`/recount admin setting approvals-channel #channel`.")
-    return f"An accepted request is posted in <#{target}> for a designated election official to approve or reject."
+    return (f"An accepted request is posted in {channel_link(target)} for a designated election official to approve "
+            "or reject.")
 
 
 def _window(form: RequestForm) -> str:
@@ -165,7 +167,9 @@ def enter_modal(form: RequestForm, contest: ContestOption, *, channel_id: str | 
 
 
 # ------------------------------------------------------------------ the decision
-def decision_modal(request: RequestView, *, approve: bool) -> dict:
+def decision_modal(request: RequestView, *, approve: bool, own_entry: bool = False) -> dict:
+    """`own_entry`: the official deciding entered the request and no one else in the office may decide it; the
+    form asks why (the reading "one office, one person")."""
     who = f"{esc(request.requester_name)} ({PARTY_LABEL.get(request.party_kind, request.party_kind)})"
     if approve:
         what = (f"*Approve* the request of {who} for a recount of *{esc(request.contest)}* in favor of "
@@ -184,6 +188,16 @@ def decision_modal(request: RequestView, *, approve: bool) -> dict:
             "placeholder": plain("Why: e.g. timely, requester verified as an eligible elector")},
             hint="Required. Posted in the request's thread and kept in the audit log."),
     ]
+    if own_entry:
+        blocks += [
+            section("You entered this request on the requester's behalf, and no one else in this office may decide "
+                    "it. You may decide it yourself under the reading *one office, one person*, saying why; or an "
+                    "official names an approver with `/recount admin approver @person on` to decide it instead."),
+            _input(Block.REQUEST_OWN_REASON.value, "Why you decide a request you entered", {
+                "type": "plain_text_input", "multiline": True, "max_length": 2000,
+                "placeholder": plain("e.g. I am the office's only election official and staff")},
+                hint="Required. Kept with the decision and in the audit log."),
+        ]
     title, submit = ("Approve request", "Approve") if approve else ("Reject request", "Reject")
     return modal(title, blocks, callback_id=View.REQUEST_DECISION.value, submit=submit,
                  private_metadata=metadata({"r": request.id, "a": 1 if approve else 0}))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from bot.services.cases import CaseView
+from bot.slack_text import mention
 from handlers.blocks.common import button, context, day, denver, esc, fields_section, section
 from handlers.ids import Action
 from rules.calendar import DENVER
@@ -24,7 +25,7 @@ def request_fields(case: CaseView) -> list[str]:
         f"*Requested by*\n{esc(request.requester_name)} ({PARTY_LABEL.get(request.party_kind, request.party_kind)})",
         f"*In favor of*\n{esc(request.in_favor_of)}",
         f"*Written request received*\n{day(request.received_on)} · ref. {esc(request.received_reference)}",
-        f"*Approved by*\n<@{request.decided_by}>: {esc(request.decision_note or '')}" if request.decided_by
+        f"*Approved by*\n{mention(request.decided_by)}: {esc(request.decision_note or '')}" if request.decided_by
         else "*Approved by*\n—",
     ]
 
@@ -38,7 +39,7 @@ def checklist_block(case: CaseView) -> dict:
     head = ("*Before counting, C.R.S. 1-13.5-1306(2)(b):* ready to count" if not missing
             else f"*Before counting, C.R.S. 1-13.5-1306(2)(b):* {len(missing)} of 4 steps outstanding")
     if case.counting_started_at:
-        head = f"*Counting began* {denver(case.counting_started_at)} (<@{case.counting_started_by}>)"
+        head = f"*Counting began* {denver(case.counting_started_at)} ({mention(case.counting_started_by)})"
     return section(head + "\n" + "\n".join(lines))
 
 

@@ -18,6 +18,7 @@ from bot.services.survey_entry import EntryResult
 from bot.services.survey_forms import (
     KIND_LABEL, MAX_CHOICES, NEW, EntryForm, NewContest, NewElection, PickForm, Target, who,
 )
+from bot.slack_text import mention
 from handlers.blocks.common import (
     MESSAGE_BLOCKS_LIMIT, MODAL_BLOCKS_LIMIT, SECTION_TEXT_LIMIT, button, context, day, denver, esc,
     modal, option, plain, section,
@@ -182,7 +183,7 @@ def target_of(meta: dict[str, Any]) -> Target:
 def entry_modal(form: EntryForm, *, channel_id: str | None) -> dict:
     """One number input per choice, the unit when the contest has several, and for a correction its reason."""
     if len(form.choices) > MAX_CHOICES:
-        raise UserError(f"{form.contest_name} has {len(form.choices)} choices; this form holds at most "
+        raise UserError(f"{esc(form.contest_name)} has {len(form.choices)} choices; this form holds at most "
                         f"{MAX_CHOICES}. Import its returns from a file (`recount-bot import`).", field="choices")
     seats = f"{form.seats} seat{'s' if form.seats != 1 else ''}"
     new = " (new)" if form.target.contest_id is None else ""
@@ -219,7 +220,7 @@ def entry_modal(form: EntryForm, *, channel_id: str | None) -> dict:
                   placeholder="One item per line, e.g. Batch 14 tally sheet"),
         ]
     if len(blocks) > MODAL_BLOCKS_LIMIT:
-        raise UserError(f"{form.contest_name} does not fit in one form; import its returns from a file.")
+        raise UserError(f"{esc(form.contest_name)} does not fit in one form; import its returns from a file.")
     metadata = _metadata({"c": channel_id, **_target_metadata(form.target), "u": form.unit, "ux": unit_key,
                           "v": form.version, "ids": list(form.choice_ids), "x": form.correction}, field="choices")
     title, submit = ("Correct returns", "Record correction") if form.correction else ("Enter returns", "Record")
@@ -228,7 +229,7 @@ def entry_modal(form: EntryForm, *, channel_id: str | None) -> dict:
 
 # ------------------------------------------------------------------ after recording
 def headline(result: EntryResult, actor: str) -> str:
-    return f"Returns for {esc(result.contest_name)} recorded as survey version {result.version} by <@{actor}>"
+    return f"Returns for {esc(result.contest_name)} recorded as survey version {result.version} by {mention(actor)}"
 
 
 def _about(result: EntryResult) -> str:
@@ -297,6 +298,6 @@ def case_thread_note(result: EntryResult, actor: str, *, case_version: int) -> s
     if len(result.changes) > 20:
         changes += f"; and {len(result.changes) - 20} more"
     text = (f":pencil2: The returns of this contest were corrected after the case opened (on version "
-            f"{case_version}): survey version {result.version} by <@{actor}>: {changes}. Reason: "
+            f"{case_version}): survey version {result.version} by {mention(actor)}: {changes}. Reason: "
             f"{esc(result.reason)} ({CITATION}).")
     return text[:SECTION_TEXT_LIMIT]

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from bot.services.tally_forms import CountingCase, DisagreementLine, EntryLine, SetUpForm, SheetForm, TallySummary
+from bot.slack_text import mention
 from handlers.blocks.common import button, context, esc, modal, option, plain, section
 from handlers.ids import Action, Block, View
 from rules.corrections import unit_label
@@ -196,7 +197,7 @@ def withdraw_modal(*, case_id: int, contest: str, entries: tuple[EntryLine, ...]
                 "marked withdrawn with your reason; the sheet can then be entered again."),
     ]
     if entry is not None:
-        blocks.append(section(f"<@{entry.entered_by}>'s entry {entry.entry} of sheet *{esc(entry.sheet_id)}* "
+        blocks.append(section(f"{mention(entry.entered_by)}'s entry {entry.entry} of sheet *{esc(entry.sheet_id)}* "
                               f"({esc(unit_label(entry.unit))}): {esc(counts_text(entry.counts))}."))
     blocks += [
         field(Block.TALLY_ENTRY.value, "Entry", select(
@@ -218,8 +219,8 @@ def disagreement_text(d: DisagreementLine, *, contest: str, case_id: int, double
     effect = ("the unit does not count until they agree" if double_entry
               else "the first entry counts meanwhile (single entry), but the sheet should be checked")
     return (f":x: *Double-entry disagreement* on {esc(unit_label(d.unit))}, sheet *{esc(d.sheet_id)}* of "
-            f"{esc(contest)} (case #{case_id}): entry 1 by <@{d.first.entered_by}> and entry 2 by "
-            f"<@{d.second.entered_by}> differ — {differences_text(d)}. {effect.capitalize()} ({cite('(5)')}). "
+            f"{esc(contest)} (case #{case_id}): entry 1 by {mention(d.first.entered_by)} and entry 2 by "
+            f"{mention(d.second.entered_by)} differ — {differences_text(d)}. {effect.capitalize()} ({cite('(5)')}). "
             "Check the physical sheet; withdraw the mistyped entry and enter it again.")
 
 
@@ -227,7 +228,7 @@ def disagreement_blocks(d: DisagreementLine, *, contest: str, case_id: int, doub
     """The post, with a button to withdraw each entry (a section each: action ids are unique within a block)."""
     blocks = [section(disagreement_text(d, contest=contest, case_id=case_id, double_entry=double_entry))]
     for entry in (d.first, d.second):
-        blocks.append(section(f"Entry {entry.entry} by <@{entry.entered_by}>: {esc(counts_text(entry.counts))}",
+        blocks.append(section(f"Entry {entry.entry} by {mention(entry.entered_by)}: {esc(counts_text(entry.counts))}",
                               accessory=button("Withdraw", Action.WITHDRAW_ENTRY.value, f"{case_id}:{entry.row_id}")))
     blocks.append({"type": "actions", "elements": [
         button("Enter tally sheet", Action.ENTER_SHEET.value, str(case_id))]})

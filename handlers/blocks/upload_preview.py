@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.services.survey_upload import Preview, Saved
+from bot.slack_text import channel_link, mention
 from handlers.blocks.common import (
     MESSAGE_BLOCKS_LIMIT, MODAL_BLOCKS_LIMIT, SECTION_TEXT_LIMIT, clip, context, day, esc, modal, section,
 )
@@ -203,7 +204,7 @@ def saved_modal(saved: Saved, *, channel_id: str | None) -> dict:
         text = (f":information_source: The returns in *{esc(saved.file_name)}* are identical to survey version "
                 f"{saved.version} of *{esc(saved.election_name)}*; no new version was made.")
     else:
-        where = f" I posted the record in <#{channel_id}>." if channel_id else " I sent you the record."
+        where = f" I posted the record in {channel_link(channel_id)}." if channel_id else " I sent you the record."
         text = (f":white_check_mark: *{esc(saved.file_name)}* saved as survey version {saved.version} of "
                 f"*{esc(saved.election_name)}* ({saved.contests} contests).{where} `/recount check` applies the ½ of "
                 "1% test and opens a recount case for each contest inside the margin.")
@@ -214,8 +215,8 @@ def saved_message(saved: Saved, actor: str) -> tuple[str, list[dict]]:
     """The channel's record of the new version."""
     decisions = saved.verdicts.decisions
     recounts = [d.contest for d in decisions if d.automatic_recount]
-    text = (f"Survey of returns version {saved.version} of {esc(saved.election_name)} recorded by <@{actor}> from "
-            f"{esc(saved.file_name)}: {saved.contests} contests; inside the margin of "
+    text = (f"Survey of returns version {saved.version} of {esc(saved.election_name)} recorded by {mention(actor)} "
+            f"from {esc(saved.file_name)}: {saved.contests} contests; inside the margin of "
             f"{AUTOMATIC_RECOUNT_MARGIN.citation}: {esc(', '.join(recounts)) if recounts else 'none'}")
     blocks = [section(clip(f":inbox_tray: {text}.", SECTION_TEXT_LIMIT))]
     if saved.version > 1:
@@ -237,5 +238,5 @@ def saved_message(saved: Saved, actor: str) -> tuple[str, list[dict]]:
 def case_thread_note(saved: Saved, actor: str) -> str:
     """For a recount case whose contest the file changed."""
     return clip(f":pencil2: The returns of this contest were corrected after the case opened: survey version "
-                f"{saved.version}, from {esc(saved.file_name)}, saved by <@{actor}> ({CORRECTION_CITATION}).",
+                f"{saved.version}, from {esc(saved.file_name)}, saved by {mention(actor)} ({CORRECTION_CITATION}).",
                 SECTION_TEXT_LIMIT)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from bot.services.checking import CheckOutcome, ContestVerdict
+from bot.slack_text import mention
 from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, context, day, esc, fields_section, header, section
 from rules.margin import MarginDecision, Standing
 
@@ -56,7 +57,7 @@ def one_verdict(outcome: CheckOutcome, verdict: ContestVerdict, *, checked_by: s
         f"*{d.citation}* · Reading{'s' if len(d.readings) > 1 else ''}: "
         + esc("; ".join(d.readings) if d.readings else d.rule)[:1500],
         f"{esc(outcome.election_name)} ({day(outcome.election_date)}) · survey of returns version "
-        f"{outcome.version_number} · checked by <@{checked_by}>"))
+        f"{outcome.version_number} · checked by {mention(checked_by)}"))
     return blocks
 
 
@@ -93,7 +94,8 @@ def all_verdicts(outcome: CheckOutcome, *, checked_by: str) -> list[list[dict]]:
                 f"{'s' if recounts == 1 else ''} an automatic recount under C.R.S. 1-13.5-1306(1): the difference "
                 "between the highest and the next highest is at most ½ of 1% of the highest." + undecided),
         context(f"{day(outcome.election_date)} · {esc(outcome.local_government)} · survey version "
-                f"{outcome.version_number} · multi-seat reading: {outcome.multi_seat_rule} · checked by <@{checked_by}>"),
+                f"{outcome.version_number} · multi-seat reading: {outcome.multi_seat_rule} · checked by "
+                f"{mention(checked_by)}"),
     ]
     room = MESSAGE_BLOCKS_LIMIT - len(head) - 1
     lines = [section(_line(v)) for v in verdicts] + [section(_undecided_line(u)) for u in outcome.undecided]
@@ -113,10 +115,10 @@ def all_verdicts(outcome: CheckOutcome, *, checked_by: str) -> list[list[dict]]:
 
 def verdict_text(outcome: CheckOutcome) -> str:
     """The notification text (shown where blocks are not: notifications, screen readers)."""
-    recounts = [v.decision.contest for v in outcome.verdicts if v.decision.automatic_recount]
+    recounts = [esc(v.decision.contest) for v in outcome.verdicts if v.decision.automatic_recount]
     if len(outcome.verdicts) == 1 and not outcome.undecided:
-        return outcome.verdicts[0].decision.reason
+        return esc(outcome.verdicts[0].decision.reason)
     if not outcome.verdicts and len(outcome.undecided) == 1:
-        return f"{outcome.undecided[0].contest}: undecided: {outcome.undecided[0].reason}"
-    return (f"{outcome.election_name}: {len(outcome.verdicts)} contests checked; automatic recount: "
+        return f"{esc(outcome.undecided[0].contest)}: undecided: {esc(outcome.undecided[0].reason)}"
+    return (f"{esc(outcome.election_name)}: {len(outcome.verdicts)} contests checked; automatic recount: "
             f"{', '.join(recounts) if recounts else 'none'} (C.R.S. 1-13.5-1306(1)).")
