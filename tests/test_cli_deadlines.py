@@ -153,7 +153,7 @@ def test_text_table_and_notes():
     assert "C.R.S. 1-13.5-1306(2)(a)" in row("Last day to file a recount request")
     assert "Tue 2026-12-01" in row("Automatic recount complete by")
     requested = row("Requested recount complete by")
-    assert "Tue 2026-12-15" in requested and requested.rstrip().endswith("estimate")
+    assert "Tue 2026-12-15" in requested and requested.rstrip().endswith("estimate: between Wed 2026-12-02 and Tue 2026-12-15")
     assert "Mon 2026-11-30" in row("Election contest filed by (information)")
     notes = [line for line in lines if line.startswith("- ")]
     assert len(notes) == 4
