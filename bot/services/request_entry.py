@@ -135,7 +135,8 @@ def submit_request(services: Services, *, team_id: str, actor: str, settings: Of
             RecountRequest(requester_name=data.requester_name, party_kind=data.party_kind,
                            in_favor_of=data.in_favor_of, received_on=data.received_on,
                            candidate_choice=candidate_choice, committee_side=committee_side),
-            contest=contest, election_date=election.election_date, multi_seat_rule=settings.multi_seat_rule)
+            contest=contest, election_date=election.election_date, multi_seat_rule=settings.multi_seat_rule,
+            calendar=settings.calendar)
         evaluation = to_jsonable(decision)
         if decision.outcome != RequestOutcome.ACCEPTED.value:
             raise RequestRefused(esc(decision.reason), field=_field_for(evaluation), decision=evaluation)
