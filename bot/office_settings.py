@@ -5,6 +5,7 @@ import datetime as dt
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from rules.calendar import ColoradoCalendar
 from rules.deadlines import CompletionRollover
 from rules.margin import DEFAULT_MULTI_SEAT_RULE, MultiSeatRule
 from rules.reminders import DEFAULT_HOUR, DEFAULT_OFFSETS, validate_offsets
@@ -22,6 +23,14 @@ class OfficeSettings(BaseModel):
     # Deadline reminders: days before each deadline, and the hour (America/Denver) they go out.
     reminder_offsets: tuple[int, ...] = DEFAULT_OFFSETS
     reminder_hour: dt.time = DEFAULT_HOUR
+    # Days the governor or the president appointed as a holiday: legal holidays under C.R.S. 24-11-101(1), so the
+    # office's calendar skips them (`/recount admin closed-day`). {date: name}.
+    appointed_holidays: dict[dt.date, str] = {}
+
+    @property
+    def calendar(self) -> ColoradoCalendar:
+        """The office's legal calendar: Colorado's legal holidays and the days appointed it entered."""
+        return ColoradoCalendar(appointed_holidays=self.appointed_holidays)
 
     @field_validator("reminder_offsets")
     @classmethod

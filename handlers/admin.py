@@ -1,6 +1,7 @@
 """`/recount admin ...`: roles and office settings, for the designated election official."""
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import re
 
@@ -29,7 +30,9 @@ USAGE = ("`/recount admin role @person official|staff|viewer|none` · `/recount 
          "`/recount admin setting multi-seat-rule last-winner-first-loser|top-two` · "
          "`/recount admin setting completion-rollover none|next-business-day` · "
          "`/recount admin setting approvals-channel #channel|none` (where recount requests are posted for approval) · "
-         "`/recount admin approver @person on|off` (a staff member who may approve or reject recount requests)")
+         "`/recount admin approver @person on|off` (a staff member who may approve or reject recount requests) · "
+         "`/recount admin closed-day YYYY-MM-DD name of the day|off` (a day the governor or the president appointed "
+         "as a holiday, C.R.S. 24-11-101(1)) · `/recount admin closed-days`")
 
 
 def _channel(token: str) -> str | None:
@@ -50,9 +53,14 @@ def _user(token: str) -> str:
     return match.group(1) or match.group(2)
 
 
-@SUBCOMMANDS.add("admin", needs=Role.OFFICIAL, usage="/recount admin role|roles|setting|approver ...",
+@SUBCOMMANDS.add("admin", needs=Role.OFFICIAL, usage="/recount admin role|roles|setting|approver|closed-day ...",
                  summary="Roles (official, staff, viewer), approvers of recount requests and office settings.")
 def admin_command(ix: Interaction, args: str) -> None:
+    head, _, rest = args.strip().partition(" ")
+    if head == "closed-day" and len(rest.split(None, 1)) == 2:  # the day's name as typed, apostrophes and all
+        date_text, name = rest.split(None, 1)
+        _closed_day(ix, date_text, name)
+        return
     words = split_args(args)
     if not words:
         raise UserError(USAGE)
@@ -96,6 +104,11 @@ def admin_command(ix: Interaction, args: str) -> None:
         else:
             ix.tell(f"{mention(user)} may no longer approve or reject recount requests. Recorded in the audit log.")
         return
+    if what == "closed-days" and len(words) == 1:
+        days = ix.member.settings.appointed_holidays
+        ix.tell("Days appointed by the governor or the president (legal holidays, C.R.S. 24-11-101(1)): " +
+                ("; ".join(f"{day:%a %Y-%m-%d} {esc(name)}" for day, name in sorted(days.items())) or "none") + ".")
+        return
     if what == "setting" and len(words) == 3 and words[1] == "approvals-channel":
         _approvals_channel(ix, _channel(words[2]))
         return
@@ -109,6 +122,28 @@ def admin_command(ix: Interaction, args: str) -> None:
                 "checks and cases from now on.")
         return
     raise UserError(USAGE)
+
+
+def _closed_day(ix: Interaction, date_text: str, name: str) -> None:
+    """24-11-101(1): a day appointed by the governor or the president is a legal holiday; every deadline skips it."""
+    try:
+        day = dt.date.fromisoformat(date_text)
+    except ValueError:
+        raise UserError(f"“{echo(date_text)}” is not a date: write it as YYYY-MM-DD, like "
+                        "`/recount admin closed-day 2026-11-27 Day of prayer`.", field="date") from None
+    remove = name.strip().lower() in NO_CHANNEL
+    changed = access.set_appointed_holiday(ix.services, team_id=ix.team_id, actor=ix.user_id, actor_role=ix.role,
+                                           day=day, name=None if remove else name)
+    if not changed:
+        ix.tell(f"{day:%a %Y-%m-%d} is {'not' if remove else 'already'} entered as a day appointed by the governor "
+                "or the president; nothing changed.")
+    elif remove:
+        ix.tell(f"{day:%a %Y-%m-%d} is no longer a day appointed by the governor or the president; deadlines count "
+                "it as they would any day. Recorded in the audit log.")
+    else:
+        ix.tell(f"{day:%a %Y-%m-%d}, {esc(' '.join(name.split()))}: a legal holiday (C.R.S. 24-11-101(1)); deadlines "
+                "that end on it run to the next business day (C.R.S. 1-13.5-107(2)). Recorded in the audit log; it "
+                "applies to requests, checks and deadlines from now on.")
 
 
 def _approvals_channel(ix: Interaction, channel: str | None) -> None:

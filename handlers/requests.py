@@ -37,6 +37,7 @@ from handlers.ids import Block, Shortcut, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
 from handlers.subcommands import SUBCOMMANDS
+from rules.requests import PartyKind
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.requests")
@@ -204,8 +205,10 @@ def submit_entry(ix: Interaction) -> None:
         errors["party_kind"] = "Choose who is requesting."
     favor_id = _selected(state, in_favor_block(contest.id))
     in_favor_of = next((c.name for c in contest.choices if str(c.id) == favor_id), None)
-    if in_favor_of is None:
-        errors["in_favor_of"] = "Choose the choice the recount is requested in favor of."
+    if in_favor_of is None and party != PartyKind.ELIGIBLE_ELECTOR.value:
+        # A candidate names themselves and an issue committee its side; an eligible elector need not ((2)(a)).
+        errors["in_favor_of"] = ("Choose the candidate who is requesting." if party == PartyKind.CANDIDATE.value
+                                 else "Choose the side the issue committee supports.")
     received = value_of(state, Block.REQUEST_RECEIVED_ON.value).get("selected_date")
     try:
         received_on = dt.date.fromisoformat(received) if received else None

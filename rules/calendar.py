@@ -5,7 +5,14 @@ Monday in January), Washington-Lincoln Day (third Monday in February), Memorial 
 May), Juneteenth (June 19), Independence Day (July 4), Labor Day (first Monday in September), Frances
 Xavier Cabrini Day (first Monday in October), Veterans' Day (November 11), Thanksgiving Day (fourth
 Thursday in November) and Christmas Day. 24-11-101(2): when one falls on a Sunday, the Monday after is
-also a legal holiday. Nothing moves a Saturday holiday.
+also a legal holiday. Nothing moves a Saturday holiday. 24-11-101(1) also makes a legal holiday of "any day
+appointed or recommended by the governor of this state or the president of the United States as a day of
+fasting or prayer or thanksgiving": the office enters such a day (`appointed_holidays`), and it is treated as
+every other legal holiday, Sunday-to-Monday rule included.
+
+Article 13.5's own computation of time, C.R.S. 1-13.5-107, counts calendar days (1) and extends a period
+whose last day is a Saturday, Sunday or legal holiday to the next day that is none (2); "legal holiday" there
+is this module's list (rules.deadlines applies the roll).
 
 The dates come from the `holidays` package, read *without* its "observed" rule, then corrected:
 
@@ -200,34 +207,51 @@ def today_in_denver(now: dt.datetime | None = None) -> dt.date:
 class ColoradoCalendar:
     """Business days under Colorado law: not a Saturday, a Sunday, a legal holiday or an office closure.
 
-    `extra_closures` adds days the office is closed that are not legal holidays (e.g. a closure
-    declared by the governor): {date: "name"}.
+    `appointed_holidays` are days the governor of Colorado or the president of the United States appointed
+    or recommended as a day of fasting or prayer or thanksgiving: 24-11-101(1) makes each a legal holiday,
+    and 24-11-101(2) makes the Monday after one falling on a Sunday a holiday too ({date: "name"}).
+    `extra_closures` are other days the office is closed ({date: "name"}): not legal holidays, but a filing
+    due on one stands continued to the next business day (24-11-110).
     """
 
     # Far more than any run of consecutive closed days; guards against a closure table that closes everything.
     _MAX_SEARCH_DAYS = 366
 
-    def __init__(self, extra_closures: Mapping[dt.date, str] | None = None) -> None:
-        closures: dict[dt.date, str] = {}
-        for day, name in (extra_closures or {}).items():
-            _check_date(day)
-            if not str(name).strip():
-                raise ValueError(f"closure on {day.isoformat()} needs a name")
-            closures[day] = str(name).strip()
-        self._closures: Mapping[dt.date, str] = MappingProxyType(closures)
+    def __init__(self, extra_closures: Mapping[dt.date, str] | None = None,
+                 appointed_holidays: Mapping[dt.date, str] | None = None) -> None:
+        self._closures: Mapping[dt.date, str] = MappingProxyType(_named_days(extra_closures, "closure"))
+        appointed = _named_days(appointed_holidays, "appointed holiday")
+        self._appointed: Mapping[dt.date, str] = MappingProxyType(appointed)
+        observed: dict[dt.date, str] = {}
+        for day, name in appointed.items():
+            observed[day] = f"{name} (appointed, {LEGAL_HOLIDAYS_CITATION})"
+            if day.weekday() == 6:  # 24-11-101(2): "or any other legal holiday so designated falls upon a Sunday"
+                monday = day + dt.timedelta(days=1)
+                observed.setdefault(monday, f"{name}{SUNDAY_OBSERVANCE_SUFFIX}")
+        self._appointed_observed: Mapping[dt.date, str] = MappingProxyType(observed)
+
+    @property
+    def appointed_holidays(self) -> Mapping[dt.date, str]:
+        return self._appointed
 
     @property
     def extra_closures(self) -> Mapping[dt.date, str]:
         return self._closures
 
     def legal_holidays(self, year: int) -> Mapping[dt.date, str]:
-        """The legal holidays of `year` (24-11-101), without the office's extra closures."""
-        return _legal_holidays(year)
+        """The legal holidays of `year` (24-11-101): the named ones and the appointed days, without the
+        office's other closures."""
+        named = dict(_legal_holidays(year))
+        for day, name in self._appointed_observed.items():
+            if day.year == year:
+                named[day] = "; ".join(n for n in (named.get(day), name) if n)
+        return MappingProxyType(dict(sorted(named.items())))
 
     def holiday_name(self, day: dt.date) -> str | None:
-        """The legal holiday or office closure on `day`, else None."""
+        """The legal holiday (named or appointed) or office closure on `day`, else None."""
         _check_date(day)
-        names = [n for n in (_legal_holidays(day.year).get(day), self._closures.get(day)) if n]
+        names = [n for n in (_legal_holidays(day.year).get(day), self._appointed_observed.get(day),
+                             self._closures.get(day)) if n]
         return "; ".join(names) if names else None
 
     def non_business_reason(self, day: dt.date) -> str | None:
@@ -260,7 +284,18 @@ class ColoradoCalendar:
         raise ValueError(f"no business day within {self._MAX_SEARCH_DAYS} days of {day.isoformat()}")
 
     def __repr__(self) -> str:
-        return f"ColoradoCalendar(extra_closures={dict(self._closures)!r})"
+        return (f"ColoradoCalendar(extra_closures={dict(self._closures)!r}, "
+                f"appointed_holidays={dict(self._appointed)!r})")
+
+
+def _named_days(days: Mapping[dt.date, str] | None, what: str) -> dict[dt.date, str]:
+    named: dict[dt.date, str] = {}
+    for day, name in (days or {}).items():
+        _check_date(day)
+        if not str(name).strip():
+            raise ValueError(f"{what} on {day.isoformat()} needs a name")
+        named[day] = " ".join(str(name).split())
+    return named
 
 
 DEFAULT_CALENDAR = ColoradoCalendar()

@@ -1,25 +1,29 @@
 """The recount's deadlines, counted as Colorado counts time.
 
-Time is counted in calendar days: the day of the event is excluded and the last day included, so
+Time is counted in calendar days (C.R.S. 1-13.5-107(1), Article 13.5's own computation of time): the day
+of the event is excluded and the last day included (1-1-106(2), applied by 1-13.5-106(2); 2-4-108(1)), so
 "within seventeen days after" an election on Tue 2026-11-03 ends on Fri 2026-11-20.
 
 - Request window, 1306(2)(a): "filed ... within seventeen days after the election". A filing: when the
   last day is a Saturday, Sunday or legal holiday it moves to the next day that is none of these
-  (C.R.S. 1-1-106(4)).
+  (C.R.S. 1-13.5-107(2); 1-1-106(4) agrees for a filing, FILING_ROLLOVER_READING).
 - Automatic recount, 1306(1): "completed no later than the twenty-eighth day following the election".
 - Requested recount, 1306(2)(e): "completed no later than the twenty-eighth day after canvassing the
-  election". Until the canvass date is entered it is estimated from the statutory latest canvass day,
-  the fourteenth day after the election (1-13.5-1305).
+  election". Until the canvass date is entered it is an estimate shown as a range (CANVASS_RANGE_READING):
+  1-13.5-1305(1) has the canvass board certify "no later than the fourteenth day following the election"
+  and sets no earliest day, so the earliest deadline counts from a canvass on the first day after the
+  election and the latest (the `date`, as before) from one on the fourteenth.
 - Election contest, 1-13.5-1403 (information only): "within ten days after the recount period ends or the
   recount concludes, whichever is later". A filing: rolls under 1-1-106(4).
 
 Readings (explicit, with a documented default):
 
 - Completion deadlines do not roll by default (`CompletionRollover.NONE`): the statute says "no later
-  than" and completing a recount is not a filing, so 1-1-106(4) does not reach it. A completion day
-  that is not a business day is flagged (`falls_on`) and the clerk is told to finish by the business
-  day before. `CompletionRollover.NEXT_BUSINESS_DAY` rolls it instead, as 2-4-108(2) extends any period
-  whose last day is a Saturday, Sunday or legal holiday.
+  than"; 1-13.5-107(2)'s extension is written into the subsection on acts before an election, and
+  1-1-106(4) reaches only a filing, which completing a recount is not. A completion day that is not a
+  business day is flagged (`falls_on`) and the clerk is told to finish by the business day before (safe
+  under every reading). `CompletionRollover.NEXT_BUSINESS_DAY` rolls it instead, reading 1-13.5-107(2)'s
+  "the last day of any period" as reaching every period of the article (as 2-4-108(2) does any period).
 - The recount period for 1-13.5-1403 ends when the request window closes (the request deadline, as
   rolled); when the recount concludes later, its conclusion counts.
 """
@@ -36,15 +40,31 @@ from rules.decision import Decision
 from rules.statute import (
     AUTOMATIC_COMPLETION_DAYS,
     CANVASS_DAYS,
+    CALENDAR_DAYS_CITATION,
     CONTEST_FILING_DAYS,
     REQUEST_WINDOW_DAYS,
     REQUESTED_COMPLETION_DAYS,
+    UNIFORM_CODE_ROLLOVER_CITATION,
     WEEKEND_ROLLOVER_CITATION,
     cite,
 )
 
 # 2-4-108(2): a period whose last day is a Saturday, Sunday or legal holiday runs to the next day that is none.
 PERIOD_EXTENSION_CITATION = cite("(2)", section="2-4-108")
+
+COUNTING = (f"calendar days ({CALENDAR_DAYS_CITATION}); the day of the event excluded, the last day included")
+
+FILING_ROLLOVER_READING = (
+    f"filing deadlines roll: a last day on a Saturday, Sunday or legal holiday runs to the next day that is none "
+    f"({WEEKEND_ROLLOVER_CITATION}, Article 13.5's own rule; {UNIFORM_CODE_ROLLOVER_CITATION}, applied by "
+    f"C.R.S. 1-13.5-106(2), says the same of a filing during business hours)"
+)
+CANVASS_RANGE_READING = (
+    f"until the canvass date is entered, the requested recount's deadline is a range: {CANVASS_DAYS.citation}(1) "
+    f"has the canvass \"no later than the fourteenth day following the election\" and no earliest day, so the "
+    f"earliest counts from a canvass the day after the election and the latest from one on the fourteenth; the "
+    f"date shown and reminded is the latest (default) and the real deadline may be earlier: enter the canvass date"
+)
 
 REQUEST_DEADLINE = "request_deadline"
 AUTOMATIC_RECOUNT_DEADLINE = "automatic_recount_deadline"
@@ -63,10 +83,12 @@ class CompletionRollover(str, enum.Enum):
     @property
     def reading(self) -> str:
         if self is CompletionRollover.NONE:
-            return ("completion deadlines do not roll (default): the statute says \"no later than\" and "
-                    f"completing a recount is not a filing under {WEEKEND_ROLLOVER_CITATION}")
+            return ("completion deadlines do not roll (default): the statute says \"no later than\"; "
+                    f"{WEEKEND_ROLLOVER_CITATION} extends periods in its subsection on acts before an election, and "
+                    f"{UNIFORM_CODE_ROLLOVER_CITATION} only a filing, which completing a recount is not")
         return ("rolled to next business day (option): a completion day on a Saturday, Sunday or legal "
-                f"holiday moves to the next business day, as {PERIOD_EXTENSION_CITATION} extends a period")
+                f"holiday moves to the next business day, reading {WEEKEND_ROLLOVER_CITATION}'s \"last day of any "
+                f"period\" as reaching every period of Article 13.5, as {PERIOD_EXTENSION_CITATION} extends a period")
 
 
 DEFAULT_COMPLETION_ROLLOVER = CompletionRollover.NONE
@@ -89,14 +111,21 @@ class Deadline(Decision):
     note: str
     estimated: bool = False
     falls_on: str | None = None
+    # An estimate's range: the earliest the deadline can be (the `date` is the latest); None when not estimated.
+    earliest: dt.date | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {
             "date": self.date.isoformat(),
             "citation": self.citation,
+            "reason": self.reason,
+            "reading": self.reading,
+            "counting": COUNTING,
             "rolled_from": self.rolled_from.isoformat() if self.rolled_from else None,
             "note": self.note,
             "estimated": self.estimated,
+            "earliest": self.earliest.isoformat() if self.earliest else None,
+            "latest": self.date.isoformat() if self.earliest else None,
             "falls_on": self.falls_on,
         }
 
@@ -177,7 +206,7 @@ def request_deadline(election_date: dt.date, calendar: ColoradoCalendar = DEFAUL
     return Deadline(
         name=REQUEST_DEADLINE, citation=REQUEST_WINDOW_DAYS.citation, reason=reason,
         numbers={"election_date": election_date, "days": days, "unrolled": raw, "deadline": rolled.date},
-        reading=None, date=rolled.date, rolled_from=rolled.rolled_from, note=note,
+        reading=FILING_ROLLOVER_READING, date=rolled.date, rolled_from=rolled.rolled_from, note=note,
     )
 
 
@@ -245,8 +274,8 @@ def requested_recount_deadline(
 ) -> Deadline:
     """1306(2)(e): a requested recount is completed no later than the 28th day after canvassing.
 
-    Without `canvass_date` the canvass is assumed on its statutory latest day (1-13.5-1305) and the
-    deadline is an estimate. A canvass on or before election day is impossible (ValueError); one after
+    Without `canvass_date` the deadline is an estimate: a range from a canvass on the day after the election
+    (`earliest`) to one on the statutory latest day of 1-13.5-1305 (`date`), CANVASS_RANGE_READING. A canvass on or before election day is impossible (ValueError); one after
     the statutory latest day is used as entered, with a warning in the note.
     """
     election_date = _require_date(election_date, "election_date")
@@ -272,13 +301,48 @@ def requested_recount_deadline(
                           f"canvass day, {short_day(latest_canvass)} ({_plural(CANVASS_DAYS.value)} after the "
                           f"election, {CANVASS_DAYS.citation}); used as entered")
             warning = "canvass date entered is after the statutory latest canvass day; check it"
-    return _completion(
+    deadline = _completion(
         name=REQUESTED_RECOUNT_DEADLINE, citation=REQUESTED_COMPLETION_DAYS.citation,
         what="The requested recount", start=canvass, days=days, base_note=base_note,
         rollover=rollover, calendar=calendar, estimated=estimated,
         numbers={"election_date": election_date, "canvass_date": canvass, "canvass_estimated": estimated,
                  "statutory_latest_canvass": latest_canvass},
         extra_note=extra_note, warning=warning,
+    )
+    if not estimated:
+        return deadline
+    return _as_range(deadline, election_date, days, rollover, calendar)
+
+
+def _as_range(latest: Deadline, election_date: dt.date, days: int, rollover: CompletionRollover,
+              calendar: ColoradoCalendar) -> Deadline:
+    """The estimate without a canvass date as a range: from a canvass the day after the election (1-13.5-1305
+    sets no earliest day) to one on the statutory latest day, which `latest` counted from."""
+    earliest_canvass = election_date + dt.timedelta(days=1)
+    earliest = _completion(
+        name=REQUESTED_RECOUNT_DEADLINE, citation=REQUESTED_COMPLETION_DAYS.citation,
+        what="The requested recount", start=earliest_canvass, days=days, base_note="",
+        rollover=rollover, calendar=calendar, estimated=True, numbers={},
+    )
+    finish_by = earliest.numbers.get("business_day_before", earliest.date)
+    note = (f"{latest.note}. The real deadline may be earlier: {CANVASS_DAYS.citation}(1) sets no earliest "
+            f"canvass day, and a canvass on the day after the election, {short_day(earliest_canvass)}, makes it "
+            f"{short_day(earliest.date)}" + (f" ({earliest.falls_on}: finish by {short_day(finish_by)})"
+                                             if earliest.falls_on else ""))
+    reason = (f"Estimated, until the canvass date is entered: the requested recount must be completed no later "
+              f"than a day between {short_day(earliest.date)} (canvass on {short_day(earliest_canvass)}, the day "
+              f"after the election) and {short_day(latest.date)} (canvass on "
+              f"{short_day(latest.numbers['canvass_date'])}, the latest day under {CANVASS_DAYS.citation}), "
+              f"{_plural(days)} after canvassing; the real deadline may be earlier than the latest — enter the "
+              f"canvass date.")
+    if latest.falls_on:
+        reason = reason[:-1] + (f" The latest falls on {_article(latest.falls_on)}: finish by "
+                                f"{short_day(latest.numbers['business_day_before'])}.")
+    return dataclasses.replace(
+        latest, note=note, reason=reason, earliest=earliest.date,
+        reading=f"{CANVASS_RANGE_READING}; {latest.reading}",
+        numbers={**latest.numbers, "earliest_canvass": earliest_canvass, "earliest_deadline": earliest.date,
+                 "latest_deadline": latest.date},
     )
 
 

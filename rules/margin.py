@@ -153,8 +153,16 @@ def check_automatic_recount(
     tie_note = None
     if tie_for_last_seat:
         tied = [c for c, v in ranked if v == last_winner_votes]
-        tie_note = (f"tie for the last seat between {', '.join(tied)} at {last_winner_votes:,} votes; "
-                    f"if the recount leaves it tied it is decided by lot ({TIE_BY_LOT_CITATION})")
+        if automatic:
+            tie_note = (f"tie for the last seat between {', '.join(tied)} at {last_winner_votes:,} votes; "
+                        f"if the recount leaves it tied it is decided by lot ({TIE_BY_LOT_CITATION})")
+        else:
+            # Only the top-two reading can leave a tied last seat without a recount under (1): it compares the
+            # two highest totals, which may be far apart. No recount is ordered, so none can break the tie.
+            tie_note = (f"tie for the last seat between {', '.join(tied)} at {last_winner_votes:,} votes; the "
+                        f"top-two reading orders no recount under (1) (it compares {highest.choice} and "
+                        f"{next_highest.choice}), so the tie is decided by lot ({TIE_BY_LOT_CITATION}) unless a "
+                        f"recount requested under (2)(a) breaks it")
 
     if automatic:
         if margin == 0:

@@ -19,8 +19,11 @@ Readings:
   eligible elector for any contest; a candidate in this candidate contest; the issue committee for a
   side of this ballot question) and leaves any other claim to the designated election official.
 - A candidate asks in their own favor and an issue committee in favor of the side it supports, so for
-  them `in_favor_of` must be that choice: (2)(d)'s "reversed in favor of the interested party that
-  requested the recount" is then decided against the right choice.
+  them `in_favor_of` must be that choice (left out, it is taken to be that choice): (2)(d)'s "reversed in
+  favor of the interested party that requested the recount" is then decided against the right choice.
+- An eligible elector need not name a choice it favours: (2)(a) asks only for "a written request for a
+  recount". Without one (`in_favor_of` None) the request is accepted and the refund under (2)(d) follows the
+  reading rules.settlement.NoChoiceRefund (NO_FAVORED_CHOICE_READING).
 - A request on or before election day is refused as invalid, not late: the window had not opened.
 - Whether the elector is eligible, or the committee is the registered issue committee, is a fact the
   designated election official verifies; the bot decides on what the request states.
@@ -59,6 +62,20 @@ OWN_FAVOR_READING = (
 )
 
 
+NO_FAVORED_CHOICE_READING = (
+    "an eligible elector need not name a choice it favours ((2)(a) asks only for a written request for a "
+    "recount); the request names none, so (2)(d)'s refund follows the no-choice refund reading"
+)
+
+
+NO_CHOICE_LABEL = "no choice named (optional for an eligible elector, C.R.S. 1-13.5-1306(2)(a))"
+
+
+def favored_label(in_favor_of: str | None) -> str:
+    """The choice a request favours as a clerk reads it; a request that named none says so."""
+    return in_favor_of if isinstance(in_favor_of, str) and in_favor_of.strip() else NO_CHOICE_LABEL
+
+
 class PartyKind(str, enum.Enum):
     ELIGIBLE_ELECTOR = "eligible_elector"
     CANDIDATE = "candidate"
@@ -80,7 +97,7 @@ class RecountRequest:
 
     requester_name: str
     party_kind: PartyKind | str
-    in_favor_of: str
+    in_favor_of: str | None  # None: no choice named (optional for an eligible elector)
     received_on: dt.date
     candidate_choice: str | None = None  # a candidate: which choice of the contest the requester is
     committee_side: str | None = None  # an issue committee: the choice it supports
@@ -163,8 +180,13 @@ def evaluate_request(
     if not name:
         problems.append(_problem(RequestOutcome.REFUSED_INVALID, REQUEST_CITATION,
                                  "the written request must name the requester"))
-    in_favor_of = _match_choice(contest, request.in_favor_of)
-    if in_favor_of is None:
+    named = isinstance(request.in_favor_of, str) and bool(request.in_favor_of.strip())
+    in_favor_of = _match_choice(contest, request.in_favor_of) if named else own_choice
+    if not named and kind is PartyKind.ELIGIBLE_ELECTOR:
+        readings.append(NO_FAVORED_CHOICE_READING)
+    elif not named and own_choice is None:
+        pass  # a candidate or committee not in the contest: already refused as not an interested party
+    elif in_favor_of is None:
         problems.append(_problem(
             RequestOutcome.REFUSED_INVALID, REQUEST_CITATION,
             f"in favor of {request.in_favor_of!r}, which is not a choice of {contest.name!r} "
@@ -253,7 +275,8 @@ def evaluate_request(
                    f"{margin.max_margin_for_recount:,}), so no automatic recount")
     else:
         why_not = "the contest is uncontested, so no automatic recount"
-    reason = (f"Accepted: {name}, {as_who}, requests a recount of {contest.name} in favor of {in_favor_of}; "
+    favoring = f"in favor of {in_favor_of}" if in_favor_of is not None else "naming no choice it favours"
+    reason = (f"Accepted: {name}, {as_who}, requests a recount of {contest.name} {favoring}; "
               f"received {short_day(request.received_on)}, within the window ending {short_day(deadline.date)}"
               f"{rolled}; {why_not} — the recount is at the requester's expense.")
     return Decision(outcome=RequestOutcome.ACCEPTED.value, citation=REQUEST_CITATION, reason=reason,

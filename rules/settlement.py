@@ -20,6 +20,12 @@ Order of the tests, first match wins:
    the funds only "for payment of all expenses" and nothing authorises keeping a surplus.
 4. Paid exactly the actual cost -> SETTLED.
 
+A request need not name a choice it favours: (2)(a) asks none of an eligible elector. Without one, (2)(d)'s
+first limb ("reversed in favor of the interested party that requested the recount") is a reading
+(`NoChoiceRefund`, default MARGIN_ONLY): no side was named, so no reversal is in the requester's favour and only
+the second limb (the amended count within (1)'s margin) refunds; ANY_CHANGE reads any change of the result as
+in the requester's favour (they asked for the count to be right, and it was not).
+
 Money conservation, checked by the tests: without a refund, what the requester ends up paying,
 paid - deposit_return + balance_due, is exactly the actual cost; with a refund it is zero.
 """
@@ -44,6 +50,26 @@ CHANGED_RESULT_SURPLUS_READING = (
     "anyway, because (2)(c) holds the funds only 'for payment of all expenses' and nothing authorises "
     "keeping a surplus"
 )
+
+
+class NoChoiceRefund(str, enum.Enum):
+    """What (2)(d)'s "reversed in favor of the interested party that requested the recount" means when the request
+    named no choice it favours (an eligible elector need not, (2)(a))."""
+
+    MARGIN_ONLY = "margin-only"
+    ANY_CHANGE = "any-change"
+
+    @property
+    def reading(self) -> str:
+        if self is NoChoiceRefund.MARGIN_ONLY:
+            return ("no-choice refund, margin-only (default): the request named no choice it favours, so no result "
+                    "is reversed in the requester's favor; (2)(d) refunds only when the amended count is within "
+                    "(1)'s margin")
+        return ("no-choice refund, any-change (option): the request named no choice it favours; any change of the "
+                "result counts as reversed in the requester's favor under (2)(d)")
+
+
+DEFAULT_NO_CHOICE_REFUND = NoChoiceRefund.MARGIN_ONLY
 
 
 class SettlementOutcome(str, enum.Enum):
@@ -74,15 +100,23 @@ def _flag(name: str, value: object) -> bool:
 
 
 def settle(
-    *, paid: Decimal, actual_cost: Decimal, reversed_in_favor_of_requester: bool, amended_within_margin: bool,
-    result_changed: bool,
+    *, paid: Decimal, actual_cost: Decimal, reversed_in_favor_of_requester: bool | None, amended_within_margin: bool,
+    result_changed: bool, no_choice_refund: NoChoiceRefund = DEFAULT_NO_CHOICE_REFUND,
 ) -> Settlement:
-    """Settle a requested recount's money. Amounts are Decimal cents (text and ints are parsed; floats refused)."""
+    """Settle a requested recount's money. Amounts are Decimal cents (text and ints are parsed; floats refused).
+
+    `reversed_in_favor_of_requester` None: the request named no choice it favours; `no_choice_refund` reads it."""
     paid = money(paid, field="paid")
     actual_cost = money(actual_cost, field="actual_cost")
-    reversed_ = _flag("reversed_in_favor_of_requester", reversed_in_favor_of_requester)
     within = _flag("amended_within_margin", amended_within_margin)
     changed = _flag("result_changed", result_changed)
+    no_choice_reading = None
+    if reversed_in_favor_of_requester is None:
+        no_choice_refund = NoChoiceRefund(no_choice_refund)
+        no_choice_reading = no_choice_refund.reading
+        reversed_ = changed if no_choice_refund is NoChoiceRefund.ANY_CHANGE else False
+    else:
+        reversed_ = _flag("reversed_in_favor_of_requester", reversed_in_favor_of_requester)
     if reversed_ and not changed:
         raise ValueError("reversed_in_favor_of_requester=True means the result changed; result_changed is False")
 
@@ -94,14 +128,18 @@ def settle(
     def make(outcome: SettlementOutcome, citation: str, reason: str, *, refund: Decimal = ZERO,
              deposit_return: Decimal = ZERO, balance_due: Decimal = ZERO, reading: str | None = None) -> Settlement:
         numbers = {**facts, "refund": refund, "deposit_return": deposit_return, "balance_due": balance_due,
-                   "requester_net_cost": paid - refund - deposit_return + balance_due}
+                   "requester_net_cost": paid - refund - deposit_return + balance_due,
+                   "requested_in_favor_of_a_choice": no_choice_reading is None}
+        if no_choice_reading:
+            reading = f"{no_choice_reading}; {reading}" if reading else no_choice_reading
         return Settlement(outcome=outcome.value, citation=citation, reason=reason, numbers=numbers, reading=reading,
                           refund=refund, deposit_return=deposit_return, balance_due=balance_due, paid=paid,
                           actual_cost=actual_cost)
 
     if reversed_ or within:
         why = " and ".join(w for w, on in (
-            ("the result was reversed in favor of the requester", reversed_),
+            ("the result was reversed in favor of the requester" if no_choice_reading is None else
+             "the result changed (the request named no choice; read as in the requester's favor)", reversed_),
             ("the amended count is within 1/2 of 1% (a recount would have been required under (1))", within),
         ) if on)
         reason = (f"(2)(d): {why} — refund the full {format_money(paid)} paid; no balance is due; the governing "
@@ -117,7 +155,8 @@ def settle(
     if paid > actual_cost:
         unused = paid - actual_cost
         if changed:
-            reason = (f"(2)(f) by the default reading: the result changed, but not in favor of the requester; "
+            reason = (f"(2)(f) by the default reading: the result changed, but not in favor of the requester"
+                      f"{' (the request named no choice it favours)' if no_choice_reading else ''}; "
                       f"{format_money(paid)} paid, {format_money(actual_cost)} spent — return the unused "
                       f"{format_money(unused)}.")
             return make(SettlementOutcome.RETURN_UNUSED, cite("(2)(f)"), reason, deposit_return=unused,

@@ -62,10 +62,20 @@ DAILY_COMPENSATION_FLOOR: StatuteConstant[Decimal] = StatuteConstant(
     Decimal("15.00"), cite("(4)", section="1-13.5-1301"),
     "members who are not members of the governing body receive not less than fifteen dollars per day",
 )
-# 1-1-106(4): a filing deadline on a Saturday, Sunday or legal holiday moves to the next business day.
-WEEKEND_ROLLOVER_CITATION = cite("(4)", section="1-1-106")
-# 24-11-101: Colorado's legal holidays.
+# 1-13.5-107, Article 13.5's own computation of time:
+# (1) "Calendar days shall be used in all computations of time made under this article."
+CALENDAR_DAYS_CITATION = cite("(1)", section="1-13.5-107")
+# (2) "... if the time for any act to be done or the last day of any period is a Saturday, Sunday, or a legal
+# holiday, the period is extended to include the next day that is not a Saturday, Sunday, or legal holiday."
+# The roll of a filing deadline (the request window, the election contest) is cited to it; 1-1-106(4), which
+# 1-13.5-106(2) applies to Article 13.5 where not in conflict, says the same of a filing during business hours.
+WEEKEND_ROLLOVER_CITATION = cite("(2)", section="1-13.5-107")
+UNIFORM_CODE_ROLLOVER_CITATION = cite("(4)", section="1-1-106")
+# 24-11-101: Colorado's legal holidays; (1) names them, including "any day appointed or recommended by the
+# governor of this state or the president of the United States as a day of fasting or prayer or thanksgiving".
 LEGAL_HOLIDAYS_CITATION = cite("(1)", section="24-11-101")
+# 24-11-110: a filing or duty on a day the public office is closed stands continued to the next full business day.
+OFFICE_CLOSED_CITATION = cite(section="24-11-110")
 # 1-13.5-1304: a tie is decided by lot.
 TIE_BY_LOT_CITATION = cite(section="1-13.5-1304")
 # 1-10.5-101(1)(b): the general law's multi-seat comparison, borrowed as the default reading.

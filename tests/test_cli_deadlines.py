@@ -15,7 +15,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 KEYS = ("request_deadline", "automatic_recount_deadline", "requested_recount_deadline", "contest_filing_deadline")
-DEADLINE_KEYS = {"date", "citation", "rolled_from", "note", "estimated", "falls_on"}
+DEADLINE_KEYS = {"date", "citation", "reason", "reading", "counting", "rolled_from", "note", "estimated", "earliest",
+                 "latest", "falls_on"}
 
 
 def _command() -> list[str]:
@@ -68,8 +69,12 @@ def test_general_election_2026():
     assert data["request_deadline"] == {
         "date": "2026-11-20", "citation": "C.R.S. 1-13.5-1306(2)(a)", "rolled_from": None,
         "note": "17 days after the election of 2026-11-03 (election day excluded) is Fri 2026-11-20",
-        "estimated": False, "falls_on": None,
+        "estimated": False, "falls_on": None, "earliest": None, "latest": None,
+        "counting": "calendar days (C.R.S. 1-13.5-107(1)); the day of the event excluded, the last day included",
+        "reason": "A recount request must be filed by Fri 2026-11-20, 17 days after the election of 2026-11-03.",
+        "reading": data["request_deadline"]["reading"],
     }
+    assert "C.R.S. 1-13.5-107(2)" in data["request_deadline"]["reading"]
     auto = data["automatic_recount_deadline"]
     assert (auto["date"], auto["citation"], auto["estimated"], auto["rolled_from"], auto["falls_on"]) == (
         "2026-12-01", "C.R.S. 1-13.5-1306(1)", False, None, None)
@@ -99,7 +104,7 @@ def test_request_deadline_on_a_saturday_rolls_to_monday():
     request = data["request_deadline"]
     assert request["date"] == "2024-03-25"
     assert request["rolled_from"] == "2024-03-23"
-    assert "Saturday" in request["note"] and "C.R.S. 1-1-106(4)" in request["note"]
+    assert "Saturday" in request["note"] and "C.R.S. 1-13.5-107(2)" in request["note"]
     # the contest window counts from the rolled request deadline: Mon 03-25 + 10 = Thu 04-04
     assert data["contest_filing_deadline"]["date"] == "2024-04-04"
 
@@ -148,7 +153,7 @@ def test_text_table_and_notes():
     assert "C.R.S. 1-13.5-1306(2)(a)" in row("Last day to file a recount request")
     assert "Tue 2026-12-01" in row("Automatic recount complete by")
     requested = row("Requested recount complete by")
-    assert "Tue 2026-12-15" in requested and requested.rstrip().endswith("estimate")
+    assert "Tue 2026-12-15" in requested and requested.rstrip().endswith("estimate: between Wed 2026-12-02 and Tue 2026-12-15")
     assert "Mon 2026-11-30" in row("Election contest filed by (information)")
     notes = [line for line in lines if line.startswith("- ")]
     assert len(notes) == 4
@@ -195,3 +200,31 @@ def test_missing_election_date():
 def test_bad_rollover_choice():
     assert_bad_input(recount_bot("deadlines", "--election-date", "2026-11-03", "--completion-rollover", "always"),
                      "--completion-rollover")
+
+
+def test_a_day_closed_by_the_governor_is_a_legal_holiday_for_the_calendar():
+    # Tue 2026-11-03 + 17 = Fri 2026-11-20; appointed by the governor (24-11-101(1)) -> Sat, Sun -> Mon 11-23.
+    data = deadlines_json("--election-date", "2026-11-03", "--closed-day", "2026-11-20=Day of prayer")
+    request = data["request_deadline"]
+    assert (request["date"], request["rolled_from"]) == ("2026-11-23", "2026-11-20")
+    assert "Day of prayer" in request["note"] and "C.R.S. 24-11-101(1)" in request["note"]
+    assert "C.R.S. 1-13.5-107(2)" in request["reason"]
+    text = recount_bot("deadlines", "--election-date", "2026-11-03", "--closed-day", "2026-11-20=Day of prayer")
+    assert text.returncode == 0
+    assert "Closed: Fri 2026-11-20, Day of prayer — a legal holiday (C.R.S. 24-11-101(1))." in text.stdout
+
+
+def test_the_estimate_without_a_canvass_is_a_range_with_its_reading():
+    # Canvass the day after (Wed 11-04) + 28 = Wed 2026-12-02; on the 14th day (Tue 11-17) + 28 = Tue 2026-12-15.
+    requested = deadlines_json("--election-date", "2026-11-03")["requested_recount_deadline"]
+    assert (requested["earliest"], requested["latest"], requested["date"]) == ("2026-12-02", "2026-12-15",
+                                                                             "2026-12-15")
+    assert "C.R.S. 1-13.5-1305" in requested["reason"] and "may be earlier" in requested["reason"]
+    assert requested["reading"].startswith("until the canvass date is entered")
+    text = recount_bot("deadlines", "--election-date", "2026-11-03").stdout
+    assert "estimate: between Wed 2026-12-02 and Tue 2026-12-15" in text
+
+
+def test_a_bad_closed_day_is_refused_naming_it():
+    assert_bad_input(recount_bot("deadlines", "--election-date", "2026-11-03", "--closed-day", "2026-13-01=x"),
+                     "--closed-day", "2026-13-01")

@@ -2,6 +2,7 @@
 workspace admin or owner who first uses the bot (the installer, in practice), or is set from the CLI."""
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
@@ -12,6 +13,7 @@ from bot.office_settings import OfficeSettings
 from bot.services.context import Services
 from bot.services.errors import Denied, UserError
 from bot.slack_text import mention
+from rules.statute import LEGAL_HOLIDAYS_CITATION
 from storage import audit
 from storage.models import Membership, Role, Workspace
 
@@ -142,6 +144,44 @@ def update_settings(services: Services, *, team_id: str, actor: str, actor_role:
         audit.append(session, actor=actor, action="settings.updated", entity="workspace", entity_id=workspace.id,
                      before=before.stored(), after=after.stored(), workspace_id=workspace.id)
         return after
+
+
+APPOINTED_NAME_LIMIT = 120
+MAX_APPOINTED_DAYS = 200
+
+
+def set_appointed_holiday(services: Services, *, team_id: str, actor: str, actor_role: Role | None, day: dt.date,
+                          name: str | None) -> bool:
+    """Enter (or, with `name` None, remove) a day the governor or the president appointed as a holiday: a legal
+    holiday under C.R.S. 24-11-101(1), so every deadline of the office skips it. Returns whether anything changed;
+    a change is an audit row (`calendar.appointed_holiday`)."""
+    if actor_role is not Role.OFFICIAL:
+        raise Denied("Only a designated election official may enter a day closed by the governor or the president.")
+    if name is not None:
+        name = " ".join(name.split())
+        if not name:
+            raise UserError("Name the day as the proclamation does, like “Day of prayer (Governor's proclamation "
+                            "2026-14)”.", field="name")
+        if len(name) > APPOINTED_NAME_LIMIT:
+            raise UserError(f"At most {APPOINTED_NAME_LIMIT} characters for the day's name.", field="name")
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id)
+        before = OfficeSettings.of(workspace.settings)
+        days = dict(before.appointed_holidays)
+        if days.get(day) == name or (name is None and day not in days):
+            return False
+        previous = days.pop(day, None)
+        if name is not None:
+            days[day] = name
+        if len(days) > MAX_APPOINTED_DAYS:
+            raise UserError(f"At most {MAX_APPOINTED_DAYS} appointed days; remove past ones first.", field="date")
+        after = before.model_copy(update={"appointed_holidays": dict(sorted(days.items()))})
+        workspace.settings = after.stored()
+        audit.append(session, actor=actor, action="calendar.appointed_holiday", entity="workspace",
+                     entity_id=workspace.id, before={"date": day, "name": previous},
+                     after={"date": day, "name": name, "citation": LEGAL_HOLIDAYS_CITATION},
+                     workspace_id=workspace.id)
+        return True
 
 
 def set_approver(services: Services, *, team_id: str, actor: str, actor_role: Role | None, user_id: str,

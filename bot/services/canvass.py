@@ -60,11 +60,11 @@ def set_canvass_date(services: Services, *, team_id: str, canvass_date: dt.date,
         previous = election.canvass_date
         if previous == canvass_date:
             deadline = requested_recount_deadline(election.election_date, canvass_date,
-                                                  rollover=settings.completion_rollover)
+                                                  rollover=settings.completion_rollover, calendar=settings.calendar)
             return CanvassRecorded(election.name, canvass_date, previous, (), deadline.note)
         election.canvass_date = canvass_date
         deadline = requested_recount_deadline(election.election_date, canvass_date,
-                                              rollover=settings.completion_rollover)
+                                              rollover=settings.completion_rollover, calendar=settings.calendar)
         moved = []
         rows = session.execute(select(CaseDeadline, RecountCase).join(RecountCase).where(
             RecountCase.kind == CaseKind.REQUESTED.value, CaseDeadline.name == DEADLINE,

@@ -95,8 +95,9 @@ def _open_automatic_case(session: Session, *, workspace_id: int, election: Elect
     except IntegrityError:
         return session.scalar(select(RecountCase.id).where(RecountCase.contest_id == contest.id)), False
 
-    completion = automatic_recount_deadline(election.election_date, rollover=settings.completion_rollover)
-    filing = contest_filing_deadline(election.election_date)
+    completion = automatic_recount_deadline(election.election_date, rollover=settings.completion_rollover,
+                                            calendar=settings.calendar)
+    filing = contest_filing_deadline(election.election_date, calendar=settings.calendar)
     for deadline in (completion, filing):
         session.add(CaseDeadline(
             case_id=case.id, name=deadline.name, due_date=deadline.date, citation=deadline.citation,

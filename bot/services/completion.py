@@ -84,7 +84,7 @@ def _settle_money(session: Session, case: RecountCase, decision: CompletionDecis
     ledger = ledger_of(session, case.id)
     spent_before = ledger.expenses
     settlement = settle(paid=ledger.paid, actual_cost=actual_cost,
-                        reversed_in_favor_of_requester=bool(decision.reversed_in_favor_of_requester),
+                        reversed_in_favor_of_requester=decision.reversed_in_favor_of_requester,  # None: no choice named
                         amended_within_margin=decision.amended_within_margin, result_changed=decision.outcome_changed)
     # The actual cost is paid from the funds held (2)(c), as far as they go; the rest is the balance due.
     to_spend = max(actual_cost - spent_before, ZERO)
@@ -172,7 +172,7 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
             within_limit(cost, label="Actual cost", field="actual_cost")  # the ledger's column has a bound
         request = session.scalar(select(RecountRequestRow).where(RecountRequestRow.case_id == case.id))
         government = case.contest.election.local_government
-        decision = complete_recount(original, amended, requested_in_favor_of=request.in_favor_of if request else None,
+        decision = complete_recount(original, amended, requested_in_favor_of=(request.in_favor_of or None) if request else None,
                                     governing_body=f"{government.governing_body} of {government.name}",
                                     multi_seat_rule=MultiSeatRule(case.multi_seat_rule))
         for name in decision.certificates:  # before anything is written: no certificate without the whole name

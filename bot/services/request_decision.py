@@ -81,8 +81,8 @@ def _open_requested_case(session: Session, row: RecountRequestRow, settings: Off
     session.add(case)
     session.flush()
     for deadline in (requested_recount_deadline(election.election_date, election.canvass_date,
-                                                rollover=settings.completion_rollover),
-                     contest_filing_deadline(election.election_date)):
+                                                rollover=settings.completion_rollover, calendar=settings.calendar),
+                     contest_filing_deadline(election.election_date, calendar=settings.calendar)):
         session.add(CaseDeadline(case_id=case.id, name=deadline.name, due_date=deadline.date,
                                  citation=deadline.citation, note=deadline.note, reading=deadline.reading,
                                  rolled_from=deadline.rolled_from, estimated=deadline.estimated,

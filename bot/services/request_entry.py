@@ -54,7 +54,7 @@ class RequestInput:
     requester_name: str
     requester_contact: str
     party_kind: str
-    in_favor_of: str
+    in_favor_of: str | None  # None: no choice named (optional for an eligible elector, (2)(a))
     received_on: dt.date
     received_reference: str
     requester_slack_user: str | None = None
@@ -135,7 +135,8 @@ def submit_request(services: Services, *, team_id: str, actor: str, settings: Of
             RecountRequest(requester_name=data.requester_name, party_kind=data.party_kind,
                            in_favor_of=data.in_favor_of, received_on=data.received_on,
                            candidate_choice=candidate_choice, committee_side=committee_side),
-            contest=contest, election_date=election.election_date, multi_seat_rule=settings.multi_seat_rule)
+            contest=contest, election_date=election.election_date, multi_seat_rule=settings.multi_seat_rule,
+            calendar=settings.calendar)
         evaluation = to_jsonable(decision)
         if decision.outcome != RequestOutcome.ACCEPTED.value:
             raise RequestRefused(esc(decision.reason), field=_field_for(evaluation), decision=evaluation)
@@ -148,7 +149,8 @@ def submit_request(services: Services, *, team_id: str, actor: str, settings: Of
             requester_contact=data.requester_contact.strip(), requester_slack_user=data.requester_slack_user,
             party_kind=kind.value if kind else str(data.party_kind),
             candidate_choice=candidate_choice, committee_side=committee_side,
-            in_favor_of=decision.numbers.get("in_favor_of") or data.in_favor_of, received_on=data.received_on,
+            # "" when the request named no choice (the column holds text; rules.requests.favored_label shows it)
+            in_favor_of=decision.numbers.get("in_favor_of") or data.in_favor_of or "", received_on=data.received_on,
             received_reference=data.received_reference.strip(), entered_by=actor, entered_at=services.now(),
             evaluation=evaluation)
         session.add(row)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import select, update
 
+from bot.office_settings import OfficeSettings
 from bot.services.access import ensure_workspace
 from bot.services.context import Services
 from bot.services.errors import NotFound
@@ -84,7 +85,7 @@ class RequestForm:
 
     election: str
     election_date: dt.date
-    window_closes: dt.date  # (2)(a), rolled under 1-1-106(4)
+    window_closes: dt.date  # (2)(a), rolled under 1-13.5-107(2)
     window_note: str
     contests: tuple[ContestOption, ...]
 
@@ -109,7 +110,7 @@ def request_form(services: Services, *, team_id: str) -> RequestForm:
                             if ch.name in totals)
             contests.append(ContestOption(stored.id, stored.name, stored.kind, stored.seats, choices,
                                           cases.get(stored.id)))
-        window = request_deadline(election.election_date)
+        window = request_deadline(election.election_date, OfficeSettings.of(workspace.settings).calendar)
         return RequestForm(election.name, election.election_date, window.date, window.note, tuple(contests))
 
 

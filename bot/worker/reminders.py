@@ -56,6 +56,7 @@ class LiveDeadline:
 
 def live_deadlines(session: Session, workspace: Workspace, now: dt.datetime) -> list[LiveDeadline]:
     today = now.astimezone(DENVER).date()
+    calendar = OfficeSettings.of(workspace.settings).calendar  # with the days the office entered (24-11-101(1))
     live: list[LiveDeadline] = []
     cases = session.scalars(select(RecountCase).where(RecountCase.workspace_id == workspace.id))
     for case in cases:
@@ -71,7 +72,8 @@ def live_deadlines(session: Session, workspace: Workspace, now: dt.datetime) -> 
             due = filing.due_date
             if case.completed_at is not None:  # 1-13.5-1403: the later of the window and the recount's end
                 due = contest_filing_deadline(case.contest.election.election_date,
-                                              recount_concluded=case.completed_at.astimezone(DENVER).date()).date
+                                              recount_concluded=case.completed_at.astimezone(DENVER).date(),
+                                              calendar=calendar).date
             if due >= today:
                 live.append(LiveDeadline(filing.name, due, filing.citation, False, case.id, election_id,
                                          case.opened_at))
@@ -85,7 +87,7 @@ def live_deadlines(session: Session, workspace: Workspace, now: dt.datetime) -> 
     elections = session.scalars(select(Election).join(LocalGovernment).where(
         LocalGovernment.workspace_id == workspace.id))
     for election in elections:
-        window = request_deadline(election.election_date)
+        window = request_deadline(election.election_date, calendar)
         if window.date >= today:
             live.append(LiveDeadline("request_deadline", window.date, window.citation, False, None, election.id,
                                      election.created_at))

@@ -13,6 +13,7 @@ from handlers.blocks.common import context, esc, modal, option, plain, section
 from handlers.blocks.cost_modal import amount_input, text_input
 from handlers.ids import Block, View
 from rules.money import format_money
+from rules.requests import favored_label
 from rules.statute import cite
 
 
@@ -35,7 +36,7 @@ def complete_modal(case: CaseView) -> dict:
         determined = format_money(money.cost_determined) if money.cost_determined is not None else "—"
         standing = (f"\nCost determined before the recount {determined} · paid by the requester "
                     f"{format_money(money.paid)} · held {format_money(money.held)}")
-    favored = f" in favor of *{esc(case.request.in_favor_of)}*" if case.request else ""
+    favored = f" in favor of *{esc(favored_label(case.request.in_favor_of))}*" if case.request else ""
     blocks = [
         section(f"Complete the recount of *{esc(case.contest)}*, requested{favored}.{standing}"),
         context(f"Completing writes the amended count as a new version of the survey of returns, makes the "

@@ -124,6 +124,10 @@ def _after(case: CaseView, view: CompletionView) -> list[dict]:
         reversed_ = completion.get("reversed_in_favor_of_requester")
         fields.append(f"*Reversed in favor of the requester* (2)(d)\n{'yes' if reversed_ else 'no'} "
                       f"({esc(completion['requested_in_favor_of'])})")
+    elif case.requested and view.settlement:  # (2)(a) asks no choice of an eligible elector; (2)(d) is then a reading
+        reading = next((r for r in (view.settlement.get("reading") or "").split("; ") if r.startswith("no-choice")),
+                       "")
+        fields.append(f"*Reversed in favor of the requester* (2)(d)\nno choice named — reading: {esc(reading)}"[:2000])
     settlement = _settlement_field(view)
     if settlement:
         fields.append(settlement)

@@ -11,6 +11,7 @@ from handlers.blocks.common import (
 )
 from handlers.blocks.requested_case import PARTY_LABEL
 from handlers.ids import Action
+from rules.requests import favored_label
 
 STATUS_LABEL = {"pending": ":hourglass_flowing_sand: awaiting a decision", "approved": ":white_check_mark: approved",
                 "rejected": ":no_entry_sign: rejected"}
@@ -50,7 +51,7 @@ def request_card(request: RequestView) -> list[dict]:
         fields_section([
             _requester(request),
             f"*Contact*\n{esc(request.requester_contact)}",
-            f"*In favor of*\n{esc(request.in_favor_of)}",
+            f"*In favor of*\n{esc(favored_label(request.in_favor_of))}",
             f"*Written request received*\n{day(request.received_on)} · ref. {esc(request.received_reference)}",
             f"*Election*\n{esc(request.election)} ({day(request.election_date)})",
             _window(request),

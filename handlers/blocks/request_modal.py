@@ -21,7 +21,7 @@ from bot.slack_text import channel_link
 from handlers.blocks.common import context, day, esc, message_modal, modal, option, plain, section
 from handlers.blocks.requested_case import PARTY_LABEL
 from handlers.ids import Block, View
-from rules.requests import PartyKind
+from rules.requests import PartyKind, favored_label
 
 TITLE = "Recount request"
 SELECT_OPTIONS_LIMIT = 100
@@ -149,8 +149,10 @@ def enter_modal(form: RequestForm, contest: ContestOption, *, channel_id: str | 
             hint="The interested parties (2)(a) names."),
         _input(in_favor_block(contest.id), "In favor of", _select(
             [option(c.name, str(c.id)) for c in contest.choices], initial=None, placeholder="Choose the choice"),
-            hint="The choice the recount is requested for: a candidate names themselves, an issue committee its "
-                 "side. It decides a refund under (2)(d)."),
+            optional=True,
+            hint="A candidate names themselves, an issue committee its side; optional for an eligible elector "
+                 "((2)(a) asks none). It decides a refund under (2)(d): with none, only an amended count within "
+                 "(1)'s margin refunds (reading: no-choice refund, margin-only)."),
         _input(Block.REQUEST_RECEIVED_ON.value, "Written request received on", {
             "type": "datepicker", "initial_date": today.isoformat(),
             "placeholder": plain("The day the office received it")}),
@@ -173,7 +175,7 @@ def decision_modal(request: RequestView, *, approve: bool, own_entry: bool = Fal
     who = f"{esc(request.requester_name)} ({PARTY_LABEL.get(request.party_kind, request.party_kind)})"
     if approve:
         what = (f"*Approve* the request of {who} for a recount of *{esc(request.contest)}* in favor of "
-                f"{esc(request.in_favor_of)}?\nApproval opens the requested recount: before counting, notice "
+                f"{esc(favored_label(request.in_favor_of))}?\nApproval opens the requested recount: before counting, notice "
                 "under (2)(b)(I), then the cost is determined, the requester notified and the cost collected "
                 "((2)(b)(II)–(IV)).")
     else:

@@ -7,6 +7,7 @@ from handlers.blocks.common import button, context, day, denver, esc, fields_sec
 from handlers.ids import Action
 from rules.calendar import DENVER
 from rules.money import format_money
+from rules.requests import favored_label
 
 PARTY_LABEL = {"eligible_elector": "eligible elector", "candidate": "candidate", "issue_committee": "issue committee"}
 CHECK_LABEL = {
@@ -23,7 +24,7 @@ def request_fields(case: CaseView) -> list[str]:
         return []
     return [
         f"*Requested by*\n{esc(request.requester_name)} ({PARTY_LABEL.get(request.party_kind, request.party_kind)})",
-        f"*In favor of*\n{esc(request.in_favor_of)}",
+        f"*In favor of*\n{esc(favored_label(request.in_favor_of))}",
         f"*Written request received*\n{day(request.received_on)} · ref. {esc(request.received_reference)}",
         f"*Approved by*\n{mention(request.decided_by)}: {esc(request.decision_note or '')}" if request.decided_by
         else "*Approved by*\n—",

@@ -172,7 +172,7 @@ def test_a_window_ending_on_a_holiday_runs_to_the_next_business_day(received_on,
     if outcome == LATE:
         assert "Independence Day" in decision.reason and "Mon 2025-07-07" in decision.reason
     else:
-        assert "moved from Fri 2025-07-04 under C.R.S. 1-1-106(4)" in decision.reason
+        assert "moved from Fri 2025-07-04 under C.R.S. 1-13.5-107(2)" in decision.reason
 
 
 # Three seats. Last winner Casey 800 vs first loser Drew 797: 3 * 200 = 600 <= 800, automatic under the default
