@@ -6,7 +6,7 @@ import re
 
 from slack_sdk.errors import SlackApiError
 
-from bot.services import access
+from bot.services import access, conflicts
 from bot.services.errors import UserError
 from bot.slack_text import channel_link, echo, esc, mention, outgoing
 from handlers.interaction import Interaction
@@ -29,7 +29,9 @@ USAGE = ("`/recount admin role @person official|staff|viewer|none` · `/recount 
          "`/recount admin setting multi-seat-rule last-winner-first-loser|top-two` · "
          "`/recount admin setting completion-rollover none|next-business-day` · "
          "`/recount admin setting approvals-channel #channel|none` (where recount requests are posted for approval) · "
-         "`/recount admin approver @person on|off` (a staff member who may approve or reject recount requests)")
+         "`/recount admin approver @person on|off` (a staff member who may approve or reject recount requests) · "
+         "`/recount admin candidate @person \"Candidate name\" [\"Contest\"]|none` (this person is that candidate: "
+         "they may not decide, complete or certify the contest's recount) · `/recount admin candidates`")
 
 
 def _channel(token: str) -> str | None:
@@ -50,7 +52,7 @@ def _user(token: str) -> str:
     return match.group(1) or match.group(2)
 
 
-@SUBCOMMANDS.add("admin", needs=Role.OFFICIAL, usage="/recount admin role|roles|setting|approver ...",
+@SUBCOMMANDS.add("admin", needs=Role.OFFICIAL, usage="/recount admin role|roles|setting|approver|candidate ...",
                  summary="Roles (official, staff, viewer), approvers of recount requests and office settings.")
 def admin_command(ix: Interaction, args: str) -> None:
     words = split_args(args)
@@ -96,6 +98,15 @@ def admin_command(ix: Interaction, args: str) -> None:
         else:
             ix.tell(f"{mention(user)} may no longer approve or reject recount requests. Recorded in the audit log.")
         return
+    if what == "candidate" and len(words) in (3, 4):
+        _candidate(ix, _user(words[1]), words[2:])
+        return
+    if what == "candidates" and len(words) == 1:
+        listed = conflicts.roster(ix.services, ix.team_id)
+        ix.tell("Candidates' Slack users in this office (they may not decide, complete or certify their contest's "
+                "recount):\n" + ("\n".join(f"{mention(c.user_id)} — {esc(c.choice)} in {esc(c.contest)}"
+                                            for c in listed) or "none recorded"))
+        return
     if what == "setting" and len(words) == 3 and words[1] == "approvals-channel":
         _approvals_channel(ix, _channel(words[2]))
         return
@@ -109,6 +120,23 @@ def admin_command(ix: Interaction, args: str) -> None:
                 "checks and cases from now on.")
         return
     raise UserError(USAGE)
+
+
+def _candidate(ix: Interaction, user: str, rest: list[str]) -> None:
+    """The office's roster: `user` is the candidate `rest[0]` (in the contest `rest[1]`), or `none`."""
+    if len(rest) == 1 and rest[0].lower() == "none":
+        removed = conflicts.remove_candidate(ix.services, team_id=ix.team_id, actor=ix.user_id, actor_role=ix.role,
+                                             user_id=user)
+        ix.tell(f"{mention(user)} is no longer recorded as a candidate ({removed} contest"
+                f"{'s' if removed != 1 else ''}). Recorded in the audit log." if removed
+                else f"{mention(user)} was not recorded as a candidate; nothing changed.")
+        return
+    candidacy, new = conflicts.record_candidate(ix.services, team_id=ix.team_id, actor=ix.user_id,
+                                                actor_role=ix.role, user_id=user, choice=rest[0],
+                                                contest=rest[1] if len(rest) > 1 else None)
+    said = f"{mention(user)} is the candidate {esc(candidacy.choice)} in {esc(candidacy.contest)}"
+    ix.tell(f"{said}: they are flagged on its cards and may not decide, complete or certify its recount. Recorded "
+            "in the audit log." if new else f"{said} already; nothing changed.")
 
 
 def _approvals_channel(ix: Interaction, channel: str | None) -> None:
