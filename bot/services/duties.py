@@ -41,7 +41,8 @@ def facts_of(session: Session, case: RecountCase) -> CaseFacts:
         results_notified=case.results_notice_at is not None,
         certificates=tuple(OwedCertificate(c.id, c.candidate, c.delivered) for c in view.certificates),
         settlement_outcome=settlement.get("outcome"),
-        refund=Decimal(settlement.get("refund") or "0"), deposit_return=Decimal(settlement.get("deposit_return") or "0"),
+        refund=Decimal(settlement.get("refund") or "0"),
+        deposit_return=Decimal(settlement.get("deposit_return") or "0"),
         money_returned=case.money_returned_at is not None,
         requester=request.requester_name if request else "the requester",
         balance_outstanding=view.balance_outstanding if view.completed else ZERO)

@@ -19,11 +19,13 @@ from rules.statute import cite
 def money_returned_modal(case: CaseView, *, refund: bool, amount: Decimal, now: dt.datetime) -> dict:
     who = f"*{esc(case.request.requester_name)}*" if case.request else "the requester"
     what = "refund of the payment" if refund else "unused portion of the deposit"
+    law = (f"{cite('(2)(d)')}: the payment for expenses is refunded to the interested party who paid them." if refund
+           else f"{cite('(2)(f)')}: the designated election official returns the unused portion of the deposit to the "
+                "interested party who paid it.")
     blocks = [
-        section(f"The {what}, *{format_money(amount)}*, handed back to {who} for the recount of *{esc(case.contest)}*."),
-        context(f"{cite('(2)(d)')}: the payment for expenses is refunded to the interested party who paid them." if refund
-                else f"{cite('(2)(f)')}: the designated election official returns the unused portion of the deposit "
-                     "to the interested party who paid it."),
+        section(f"The {what}, *{format_money(amount)}*, handed back to {who} for the recount of "
+                f"*{esc(case.contest)}*."),
+        context(law),
         {"type": "input", "block_id": Block.RETURNED_METHOD.value, "label": plain("How"),
          "element": {"type": "static_select", "action_id": Block.RETURNED_METHOD.value,
                      "placeholder": plain("Choose how it was paid back"),
