@@ -7,7 +7,7 @@ import re
 
 from slack_sdk.errors import SlackApiError
 
-from bot.services import access
+from bot.services import access, conflicts
 from bot.services.errors import UserError
 from bot.slack_text import channel_link, echo, esc, mention, outgoing
 from handlers.interaction import Interaction
@@ -32,7 +32,9 @@ USAGE = ("`/recount admin role @person official|staff|viewer|none` · `/recount 
          "`/recount admin setting approvals-channel #channel|none` (where recount requests are posted for approval) · "
          "`/recount admin approver @person on|off` (a staff member who may approve or reject recount requests) · "
          "`/recount admin closed-day YYYY-MM-DD name of the day|off` (a day the governor or the president appointed "
-         "as a holiday, C.R.S. 24-11-101(1)) · `/recount admin closed-days`")
+         "as a holiday, C.R.S. 24-11-101(1)) · `/recount admin closed-days` · "
+         "`/recount admin candidate @person \"Candidate name\" [\"Contest\"]|none` (this person is that candidate: "
+         "they may not decide, complete or certify the contest's recount) · `/recount admin candidates`")
 
 
 def _channel(token: str) -> str | None:
@@ -53,7 +55,7 @@ def _user(token: str) -> str:
     return match.group(1) or match.group(2)
 
 
-@SUBCOMMANDS.add("admin", needs=Role.OFFICIAL, usage="/recount admin role|roles|setting|approver|closed-day ...",
+@SUBCOMMANDS.add("admin", needs=Role.OFFICIAL, usage="/recount admin role|roles|setting|approver|closed-day|candidate ...",
                  summary="Roles (official, staff, viewer), approvers of recount requests and office settings.")
 def admin_command(ix: Interaction, args: str) -> None:
     head, _, rest = args.strip().partition(" ")
@@ -109,6 +111,15 @@ def admin_command(ix: Interaction, args: str) -> None:
         ix.tell("Days appointed by the governor or the president (legal holidays, C.R.S. 24-11-101(1)): " +
                 ("; ".join(f"{day:%a %Y-%m-%d} {esc(name)}" for day, name in sorted(days.items())) or "none") + ".")
         return
+    if what == "candidate" and len(words) in (3, 4):
+        _candidate(ix, _user(words[1]), words[2:])
+        return
+    if what == "candidates" and len(words) == 1:
+        listed = conflicts.roster(ix.services, ix.team_id)
+        ix.tell("Candidates' Slack users in this office (they may not decide, complete or certify their contest's "
+                "recount):\n" + ("\n".join(f"{mention(c.user_id)} — {esc(c.choice)} in {esc(c.contest)}"
+                                            for c in listed) or "none recorded"))
+        return
     if what == "setting" and len(words) == 3 and words[1] == "approvals-channel":
         _approvals_channel(ix, _channel(words[2]))
         return
@@ -144,6 +155,23 @@ def _closed_day(ix: Interaction, date_text: str, name: str) -> None:
         ix.tell(f"{day:%a %Y-%m-%d}, {esc(' '.join(name.split()))}: a legal holiday (C.R.S. 24-11-101(1)); deadlines "
                 "that end on it run to the next business day (C.R.S. 1-13.5-107(2)). Recorded in the audit log; it "
                 "applies to requests, checks and deadlines from now on.")
+
+
+def _candidate(ix: Interaction, user: str, rest: list[str]) -> None:
+    """The office's roster: `user` is the candidate `rest[0]` (in the contest `rest[1]`), or `none`."""
+    if len(rest) == 1 and rest[0].lower() == "none":
+        removed = conflicts.remove_candidate(ix.services, team_id=ix.team_id, actor=ix.user_id, actor_role=ix.role,
+                                             user_id=user)
+        ix.tell(f"{mention(user)} is no longer recorded as a candidate ({removed} contest"
+                f"{'s' if removed != 1 else ''}). Recorded in the audit log." if removed
+                else f"{mention(user)} was not recorded as a candidate; nothing changed.")
+        return
+    candidacy, new = conflicts.record_candidate(ix.services, team_id=ix.team_id, actor=ix.user_id,
+                                                actor_role=ix.role, user_id=user, choice=rest[0],
+                                                contest=rest[1] if len(rest) > 1 else None)
+    said = f"{mention(user)} is the candidate {esc(candidacy.choice)} in {esc(candidacy.contest)}"
+    ix.tell(f"{said}: they are flagged on its cards and may not decide, complete or certify its recount. Recorded "
+            "in the audit log." if new else f"{said} already; nothing changed.")
 
 
 def _approvals_channel(ix: Interaction, channel: str | None) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from bot.services import cases
+from bot.services import cases, conflicts
 from bot.services import certificates as certs
 from bot.services.errors import UserError
 from bot.slack_text import mention
@@ -20,6 +20,7 @@ from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from rules.conflicts import CaseStep
 from rules.statute import cite
 from storage.models import Role
 
@@ -45,6 +46,8 @@ def open_delivery(ix: Interaction) -> None:
                 f"{denver(certificate.delivered_at)} by {esc(certificate.delivered_by or '')} "
                 f"({esc(certificate.delivery_method or '')}).")
         return
+    conflicts.check_case_step(ix.services, workspace_id=ix.member.workspace_id, case_id=case_id, actor=ix.user_id,
+                              step=CaseStep.CERTIFY)  # told who may instead, before the form opens
     case = cases.case_view(ix.services, case_id, workspace_id=ix.member.workspace_id)
     ix.client.views_open(trigger_id=ix.trigger_id, view=delivery_modal(case, certificate, now=ix.services.now()))
 

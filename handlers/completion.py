@@ -18,7 +18,7 @@ import time
 from slack_sdk.errors import SlackApiError
 
 from bot import outbox
-from bot.services import cases, completion
+from bot.services import cases, completion, conflicts
 from bot.services import certificates as certs
 from bot.services.cases import CaseView
 from bot.services.certificates import certificate_link
@@ -35,6 +35,7 @@ from handlers.cost import letter_signer
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from rules.conflicts import CaseStep
 from rules.money import format_money, money
 from rules.statute import cite
 from storage.models import Role
@@ -119,6 +120,8 @@ def not_ready_text(case: CaseView, readiness: Readiness | None) -> str:
 @as_one_unit
 def complete_clicked(ix: Interaction) -> None:
     case = _clicked(ix)
+    conflicts.check_case_step(ix.services, workspace_id=ix.member.workspace_id, case_id=case.id, actor=ix.user_id,
+                              step=CaseStep.COMPLETE)  # a candidate or the requester is told who may, first
     view = case.completion
     if view is not None and view.completed:
         ix.tell(already_completed(case))

@@ -21,6 +21,7 @@ class Action(str, enum.Enum):
     COMPLETE_CASE = "case.complete"
     RECORD_RESULTS_NOTICE = "case.results_notice"
     RECORD_BALANCE = "case.balance"
+    RECORD_MONEY_RETURNED = "case.money_returned"  # (2)(d)/(f): the refund or unused deposit handed back
     RECORD_DELIVERY = "certificate.delivery"
     NEW_CERTIFICATE_LINK = "certificate.new_link"
     # --- conduct (handlers/tally_*.py, handlers/assistants.py, handlers/evidence.py): (3), (4), (5) ---
@@ -57,6 +58,7 @@ class View(str, enum.Enum):
     COMPLETE = "case.complete"
     RESULTS_NOTICE = "case.results_notice"
     BALANCE = "case.balance"
+    MONEY_RETURNED = "case.money_returned"
     DELIVERY = "certificate.delivery"
     # --- conduct (handlers/tally_*.py, handlers/assistants.py, handlers/evidence.py) ---
     SET_UP_COUNT = "tally.set_up"
@@ -152,6 +154,10 @@ class Block(str, enum.Enum):
     BALANCE_METHOD = "balance.method"
     BALANCE_REFERENCE = "balance.reference"
     BALANCE_RECEIVED_BY = "balance.received_by"
+    RETURNED_BY = "returned.by"  # (2)(d)/(f): the money handed back to the requester
+    RETURNED_METHOD = "returned.method"
+    RETURNED_REFERENCE = "returned.reference"
+    RETURNED_AT = "returned.at"
     DELIVERY_BY = "delivery.by"  # (6): the certificate of election delivered to the candidate
     DELIVERY_METHOD = "delivery.method"
     DELIVERY_AT = "delivery.at"

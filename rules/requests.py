@@ -32,7 +32,7 @@ Who decides a request (`check_decider`): a designated election official, or a de
 requester, and never whoever entered the request on the requester's behalf (a clerk who types in a letter
 could otherwise approve it, the requester's own Slack user being an optional field). The one exception is
 the reading ONE_PERSON_READING: an official who entered the request may decide it when no one else in the office
-may, and only by recording why.
+may, and only by recording why. Never, either, a candidate in the request's contest (rules.conflicts).
 """
 from __future__ import annotations
 
@@ -46,6 +46,7 @@ from rules.contest import Contest, ContestKind
 from rules.deadlines import is_request_timely
 from rules.decision import Decision
 from rules.margin import DEFAULT_MULTI_SEAT_RULE, MultiSeatRule, check_automatic_recount
+from rules.conflicts import CONFLICT_READING
 from rules.statute import REQUEST_WINDOW_DAYS, WEEKEND_ROLLOVER_CITATION, cite
 
 REQUEST_CITATION = cite("(2)(a)")
@@ -309,6 +310,7 @@ class DeciderStanding(str, enum.Enum):
     NOT_A_DECIDER = "not_a_decider"  # neither an official nor a delegated approver
     OWN_REQUEST = "own_request"  # the requester's own Slack user
     ENTERED_IT = "entered_it"  # entered it on the requester's behalf, and someone else may decide
+    CANDIDATE = "candidate"  # a candidate in the request's contest (rules.conflicts)
     ONE_PERSON_OFFICE = "one_person_office"  # an official who entered it, and no one else may: only with a reason
 
 
@@ -328,16 +330,21 @@ class DeciderCheck:
 
 
 def check_decider(decider: str, *, deciders: Mapping[str, bool], requester: str | None,
-                  entered_by: str) -> DeciderCheck:
+                  entered_by: str, candidates: Mapping[str, str] | None = None) -> DeciderCheck:
     """May `decider` decide a request `entered_by` entered for `requester` (their Slack user, when known)?
     `deciders`: everyone in the office who may decide requests (officials and delegated approvers), each
-    mapped to whether they are an official."""
-    excluded = {decider, entered_by} | ({requester} if requester else set())
+    mapped to whether they are an official. `candidates`: the Slack users recorded as candidates in the
+    request's contest (and their choice); none of them decides it (rules.conflicts.CONFLICT_READING), not even
+    as the only one in the office."""
+    candidates = candidates or {}
+    excluded = {decider, entered_by} | ({requester} if requester else set()) | set(candidates)
     others = tuple(person for person in deciders if person not in excluded)
     if decider not in deciders:
         return DeciderCheck(DeciderStanding.NOT_A_DECIDER, others)
     if requester and decider == requester:
         return DeciderCheck(DeciderStanding.OWN_REQUEST, others)
+    if decider in candidates:
+        return DeciderCheck(DeciderStanding.CANDIDATE, others, CONFLICT_READING)
     if decider == entered_by:
         if not others and deciders[decider]:
             return DeciderCheck(DeciderStanding.ONE_PERSON_OFFICE, others, ONE_PERSON_READING)

@@ -57,7 +57,7 @@ def test_offline_run_serves_the_seeded_example_and_stops_on_sigterm(empty_databa
         assert f"bot:         http://127.0.0.1:{port}/slack/events" in text
         assert "Slack API:   http://127.0.0.1:" in text and "(the stand-in)" in text
         assert "seeded Regular Special District Election of 2026-11-03 (4 contests" in text
-        assert "Dana Whitfield (@dana, official)" in text and "Sam Okafor is staff" in text
+        assert "Maya Lindqvist (@maya, official)" in text and "Theo Grant is staff" in text
         wait_for_health(health_url(lines), process)
         db = Database(empty_database_url)
         try:
@@ -69,7 +69,7 @@ def test_offline_run_serves_the_seeded_example_and_stops_on_sigterm(empty_databa
                 assert (government.name, government.governing_body) == (
                     "Front Range Special Districts", "Board of Directors")
                 assert s.scalar(select(func.count()).select_from(Contest)) == 4
-                assert s.execute(select(Membership.slack_user_id, Membership.role)).all() == [("U0STAFFSAM", "staff")]
+                assert s.execute(select(Membership.slack_user_id, Membership.role)).all() == [("U0STAFFTHEO", "staff")]
         finally:
             db.dispose()
     finally:

@@ -81,11 +81,11 @@ def test_check_posts_the_verdicts_and_cards_with_numbered_buttons(console, sandb
     assert "Survey of returns checked: Regular Special District Election" in out
     assert f"Automatic recount: {BEAR}" in out
     assert re.search(r"\[\d+: Record notice\]", out) and "*Governing body:* Board of Directors — not yet given" in out
-    assert "checked by @dana" in out  # <@U…> rendered as the person's name
+    assert "checked by @maya" in out  # <@U…> rendered as the person's name
     assert count(db, RecountCase) == 2
     with db.transaction() as s:  # a workspace admin's first use made her the official, as in Slack
         roles = dict(s.execute(select(Membership.slack_user_id, Membership.role)).all())
-    assert roles == {"U0OFFDANA1": "official", "U0STAFFSAM": "staff"}
+    assert roles == {"U0OFFMAYA1": "official", "U0STAFFTHEO": "staff"}
 
     listed = do(console, "buttons")
     assert f"{button_on(console, BEAR)}) Record notice — on “Automatic recount: Bear Creek" in listed
@@ -107,11 +107,11 @@ def test_recording_a_notice_through_its_modal(console, sandbox, db) -> None:
     assert "└─ submitted “Record notice”" in out
     assert "── #elections · edited · recount-bot" in out and "1 of 1 given" in out
     assert "── #elections · reply in thread · recount-bot" in out
-    assert "Notice to Governing body Board of Directors recorded by @dana" in out
-    assert sandbox.standin.state.open_views("U0OFFDANA1") == []
+    assert "Notice to Governing body Board of Directors recorded by @maya" in out
+    assert sandbox.standin.state.open_views("U0OFFMAYA1") == []
     with db.transaction() as s:
         notice = s.scalars(select(Notice).where(Notice.given_at.is_not(None))).one()
-        assert (notice.given_by, notice.method, notice.recorded_by) == ("Dana Whitfield", "email", "U0OFFDANA1")
+        assert (notice.given_by, notice.method, notice.recorded_by) == ("Dana Whitfield", "email", "U0OFFMAYA1")
         assert notice.given_at == dt.datetime(2026, 11, 5, 17, 0, tzinfo=dt.timezone.utc)  # 10:00 MST
 
     again = do(console, f"click {number}")
@@ -122,7 +122,7 @@ def test_cancel_closes_the_modal_and_records_nothing(console, sandbox, db) -> No
     do(console, "/recount check")
     out = do(console, f"click {button_on(console, BEAR)}", "Dana Whitfield", "/cancel")
     assert "└─ closed without submitting “Record notice”" in out
-    assert sandbox.standin.state.open_views("U0OFFDANA1") == []
+    assert sandbox.standin.state.open_views("U0OFFMAYA1") == []
     assert count(db, Notice, Notice.given_at.is_not(None)) == 0
 
 
@@ -140,9 +140,9 @@ def test_a_requester_is_refused_what_needs_staff(console, sandbox) -> None:
 
 def test_staff_may_record_but_not_administer(console) -> None:
     do(console, "as staff")
-    assert console.prompt == "sam (staff)> "
+    assert console.prompt == "theo (staff)> "
     out = do(console, "/recount admin roles")
-    assert "only visible to sam" in out and "You need the official role" in out
+    assert "only visible to theo" in out and "You need the official role" in out
 
 
 def test_console_commands_and_mistakes(console) -> None:
@@ -150,7 +150,7 @@ def test_console_commands_and_mistakes(console) -> None:
     assert "/frobnicate is not a command of this app; try /recount help." in do(console, "/frobnicate")
     assert "No button 99; type buttons to list them." in do(console, "click 99")
     assert "No button ?" in do(console, "click")
-    assert "as whom? official (dana), staff (sam), requester (riley)" in do(console, "as nobody")
+    assert "as whom? official (maya), staff (theo), requester (riley)" in do(console, "as nobody")
     assert "“dance” is not a console command; type help." in do(console, "dance")
     assert "No buttons in recent messages." in do(console, "buttons")
     assert do(console, "") == ""
@@ -158,12 +158,12 @@ def test_console_commands_and_mistakes(console) -> None:
 
 
 def test_the_loop_prints_a_banner_and_prompts_until_eof(console) -> None:
-    console.script.answers = ["/recount help", "as sam", "quit"]
+    console.script.answers = ["/recount help", "as theo", "quit"]
     console.run()
     out = "\n".join(console.out)
-    assert out.startswith("You are Dana Whitfield (@dana, official) in #elections of Recount Sandbox.")
-    assert "── #elections · only visible to dana" in out and "Your role here: official" in out
-    assert console.script.prompts == ["dana (official)> ", "dana (official)> ", "sam (staff)> "]
+    assert out.startswith("You are Maya Lindqvist (@maya, official) in #elections of Recount Sandbox.")
+    assert "── #elections · only visible to maya" in out and "Your role here: official" in out
+    assert console.script.prompts == ["maya (official)> ", "maya (official)> ", "theo (staff)> "]
 
 
 def answer_by_label(console: Console, answers: dict[str, str], limit: int = 60):

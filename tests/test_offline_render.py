@@ -9,7 +9,7 @@ from bot.offline.fields import Cancelled, FieldPrompter
 from bot.offline.people import PEOPLE
 from bot.offline.render import block_lines, message_lines, mrkdwn, view_lines
 
-NAMES = {"U0OFFDANA1": "dana"}.get
+NAMES = {"U0OFFMAYA1": "maya"}.get
 
 
 def names(uid: str) -> str:
@@ -17,7 +17,7 @@ def names(uid: str) -> str:
 
 
 def test_mrkdwn_control_sequences_read_as_a_person_sees_them() -> None:
-    assert mrkdwn("checked by <@U0OFFDANA1> in <#C0ELECTION|elections>", names) == "checked by @dana in #elections"
+    assert mrkdwn("checked by <@U0OFFMAYA1> in <#C0ELECTION|elections>", names) == "checked by @maya in #elections"
     assert mrkdwn("<@U0UNKNOWN|someone> and <!here>", names) == "@someone and @here"
     assert mrkdwn("see <https://leg.colorado.gov|the statute> or <https://x.test>") == \
         "see the statute (https://leg.colorado.gov) or https://x.test"
@@ -30,7 +30,7 @@ def test_every_supported_block_and_an_unsupported_one() -> None:
         {"type": "section", "block_id": "s1", "text": {"type": "mrkdwn", "text": "Margin *21*"},
          "fields": [{"type": "mrkdwn", "text": "*Election*\nRegular"}],
          "accessory": {"type": "button", "action_id": "a", "text": {"type": "plain_text", "text": "Open"}}},
-        {"type": "context", "elements": [{"type": "mrkdwn", "text": "by <@U0OFFDANA1>"},
+        {"type": "context", "elements": [{"type": "mrkdwn", "text": "by <@U0OFFMAYA1>"},
                                          {"type": "image", "image_url": "x", "alt_text": "seal"}]},
         {"type": "divider"},
         {"type": "actions", "block_id": "b1", "elements": [
@@ -46,11 +46,11 @@ def test_every_supported_block_and_an_unsupported_one() -> None:
 
     lines = message_lines({"blocks": blocks, "text": "fallback"}, button, names)
     assert lines == [
-        "Case 1", "══════", "Margin *21*", "  *Election*", "  Regular", "  <Open>", "  by @dana · [image: seal]",
+        "Case 1", "══════", "Margin *21*", "  *Election*", "  Regular", "  <Open>", "  by @maya · [image: seal]",
         "─" * 48, "<Approve>  [static_select: Pick]", "[unsupported block: rich_text]",
     ]
     assert labels == [("s1", "a"), ("b1", "yes")]
-    assert message_lines({"text": "only <@U0OFFDANA1>"}, names=names) == ["only @dana"]
+    assert message_lines({"text": "only <@U0OFFMAYA1>"}, names=names) == ["only @maya"]
 
 
 def test_a_modal_shows_its_title_and_blocks_but_leaves_inputs_to_the_questions() -> None:
@@ -132,7 +132,7 @@ def test_dates_times_and_people() -> None:
     summer = fill(block({"type": "datetimepicker"}), "2026-07-01 10:00")[0]["selected_date_time"]
     assert summer == int(dt.datetime(2026, 7, 1, 16, 0, tzinfo=dt.timezone.utc).timestamp())  # MDT, UTC-6
     assert fill(block({"type": "timepicker"}), "9:30", "09:30")[0] == {"type": "timepicker", "selected_time": "09:30"}
-    assert fill(block({"type": "users_select"}), "2")[0] == {"type": "users_select", "selected_user": "U0STAFFSAM"}
+    assert fill(block({"type": "users_select"}), "2")[0] == {"type": "users_select", "selected_user": "U0STAFFTHEO"}
     assert fill(block({"type": "users_select"}), "@riley")[0]["selected_user"] == "U0REQRILEY"
 
 

@@ -37,7 +37,7 @@ from tests.support.databases import migrated_database
 from tests.test_cli_run import free_port
 from tests.test_cli_serve import command, environment, stop
 
-DANA, SAM, RILEY = "U0OFFDANA1", "U0STAFFSAM", "U0REQRILEY"
+DANA, SAM, RILEY = "U0OFFMAYA1", "U0STAFFTHEO", "U0REQRILEY"
 BEAR = "Bear Creek Fire Protection District - Ballot Issue 6A"
 PINE = "Pine Ridge Metropolitan District - Director"
 
@@ -171,7 +171,7 @@ def test_every_request_carries_a_valid_slack_signature(web, sandbox, monkeypatch
 
 
 def test_mentions_reach_the_app_escaped_as_should_escape_asks(web, sandbox, db) -> None:
-    ok(web, "command", text="/recount check")  # Dana, a workspace admin, becomes the official
+    ok(web, "command", text="/recount check")  # Maya, a workspace admin, becomes the official
     ok(web, "command", text="/recount admin role @riley viewer")
     fields = signed_payload(sandbox, sandbox.sent[-1])
     assert fields["text"] == f"admin role <@{RILEY}|riley> viewer"

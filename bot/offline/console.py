@@ -1,10 +1,10 @@
 """A terminal stand-in for the Slack client: type slash commands as a person in the offline workspace, click
 buttons, fill in modals, and read what the bot posts, rendered from its Block Kit.
 
-    dana (official)> /recount check
-    dana (official)> buttons
-    dana (official)> click 1
-    dana (official)> as staff
+    maya (official)> /recount check
+    maya (official)> buttons
+    maya (official)> click 1
+    maya (official)> as staff
 
 `ask` and `say` are injectable, so tests drive a Console with a list of lines and read what it printed.
 """

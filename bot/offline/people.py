@@ -1,5 +1,7 @@
 """Who is in the offline workspace: an official (a workspace admin, so the bot makes her its designated
-election official on first use), a staff member and a candidate who may request a recount."""
+election official on first use), a staff member and an elector who may request a recount. None of them is a
+candidate in the example election (examples/survey-of-returns.csv): the office's staff run the recount, they do
+not stand in it (rules.conflicts)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -26,15 +28,15 @@ class Channel:
 
 
 PEOPLE = (
-    Person("official", "U0OFFDANA1", "dana", "Dana Whitfield", is_admin=True),
-    Person("staff", "U0STAFFSAM", "sam", "Sam Okafor"),
+    Person("official", "U0OFFMAYA1", "maya", "Maya Lindqvist", is_admin=True),
+    Person("staff", "U0STAFFTHEO", "theo", "Theo Grant"),
     Person("requester", "U0REQRILEY", "riley", "Riley Chen"),
 )
 CHANNEL = Channel("C0ELECTION", "elections")
 
 
 def find_person(people: tuple[Person, ...], word: str) -> Person | None:
-    """By key ("staff"), name ("sam"), real name or Slack id; None when nobody matches."""
+    """By key ("staff"), name ("theo"), real name or Slack id; None when nobody matches."""
     folded = word.strip().lstrip("@").casefold()
     for person in people:
         if folded in (person.key, person.name, person.real_name.casefold(), person.user_id.casefold()):

@@ -27,7 +27,7 @@ def text_of(obj: Any) -> str:
 
 
 def mrkdwn(text: str, names: Names = str) -> str:
-    """Slack's control sequences as a person sees them: <@U1> -> @dana, <#C1|x> -> #x, <url|label> -> label (url)."""
+    """Slack's control sequences as a person sees them: <@U1> -> @maya, <#C1|x> -> #x, <url|label> -> label (url)."""
 
     def replace(match: re.Match) -> str:
         inner = match.group(1)

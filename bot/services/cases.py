@@ -11,10 +11,14 @@ from sqlalchemy.orm import Session
 from bot.services.case_money import MoneyView, money_view
 from bot.services.completion import CompletionView, completion_view_of
 from bot.services.conduct import ConductView, conduct_view
+from bot.services.conflicts import case_conflicts
 from bot.services.context import Services
+from bot.services.duties import duties_of_case
 from bot.services.errors import NotFound, UserError
 from bot.slack_text import echo
+from rules.conflicts import Conflicted
 from rules.decision import Decision
+from rules.duties import Duty
 from storage import audit
 from storage.models import CaseDeadline, CaseKind, Notice, RecountCase, RecountRequestRow
 
@@ -102,6 +106,9 @@ class CaseView:
     counting_started_by: str | None = None
     completion: CompletionView | None = None  # (6): readiness to complete, then the completion and what followed
     conduct: ConductView | None = None  # (3)-(5): assistants, evidence and survey versions, the tally
+    duties: tuple[Duty, ...] = ()  # what is still owed (rules.duties), as App Home and the reminders list it
+    conflicts: tuple[Conflicted, ...] = ()  # candidates in the contest and the requester (rules.conflicts)
+    money_returned: tuple[dt.datetime, str, str, str] | None = None  # (2)(d)/(f): when, by whom, how, reference
 
     @property
     def requested(self) -> bool:
@@ -156,6 +163,9 @@ def _view(session: Session, case: RecountCase) -> CaseView:
         counting_started_at=case.counting_started_at, counting_started_by=case.counting_started_by,
         completion=completion_view_of(session, case),
         conduct=conduct_view(session, case),
+        duties=duties_of_case(session, case), conflicts=case_conflicts(session, case),
+        money_returned=(case.money_returned_at, case.money_returned_by or "", case.money_returned_method or "",
+                        case.money_returned_reference or "") if case.money_returned_at else None,
     )
 
 

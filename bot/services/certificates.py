@@ -24,11 +24,13 @@ from sqlalchemy.orm import Session
 
 from bot.documents.certificate import CertificateFacts, certificate_pdf
 from bot.services.completion import CERTIFICATE_LIFETIME, CertificateLine, certificate_lines
+from bot.services.conflicts import authorize_step
 from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
 from bot.settings import public_base_url
 from bot.slack_text import echo
 from rules.calendar import DENVER
+from rules.conflicts import CaseStep
 from rules.statute import cite
 from storage import audit
 from storage.models import Certificate, RecountCase
@@ -207,6 +209,7 @@ def record_delivery(services: Services, *, workspace_id: int, certificate_id: in
         if row.delivered_at is not None:  # a double click or a colleague's modal: the first record stands
             return DeliveryRecorded(_line(row), row.case_id, False)
         case = session.get(RecountCase, row.case_id)
+        authorize_step(session, case, actor, CaseStep.CERTIFY)
         if delivered_at < row.created_at - dt.timedelta(minutes=5):
             raise UserError("The certificate cannot have been delivered before the recount was completed "
                             "and the certificate made.", field="delivered_at")
@@ -236,6 +239,7 @@ def renew_link(services: Services, *, workspace_id: int, certificate_id: int, ac
     now = services.now()
     with services.db.transaction() as session:
         row = _certificate(session, certificate_id, workspace_id, lock=True)
+        authorize_step(session, session.get(RecountCase, row.case_id), actor, CaseStep.CERTIFY)
         if row.expires_at - now > CERTIFICATE_LIFETIME - RENEW_GRACE:
             return LinkRenewed(_line(row), row.case_id, False)
         before = {"expires_at": row.expires_at}

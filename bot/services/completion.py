@@ -26,12 +26,14 @@ from sqlalchemy.orm import Session
 
 from bot.documents.certificate import check_names
 from bot.services.case_money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT, ledger_of, within_limit
+from bot.services.conflicts import authorize_step
 from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
 from bot.services.survey import flat_counts, write_version
 from bot.services.tally import case_for_update, original_contest, tally_state
 from bot.slack_text import echo, esc
 from rules.completion import CompletionDecision, complete_recount
+from rules.conflicts import CaseStep
 from rules.ledger import EntryKind, LedgerEntry
 from rules.margin import MultiSeatRule
 from rules.money import ZERO, format_money, money
@@ -144,6 +146,7 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
     now = services.now()
     with services.db.transaction() as session:
         case = case_for_update(session, case_id, workspace_id)
+        authorize_step(session, case, actor, CaseStep.COMPLETE)  # never a candidate in the contest or its requester
         certificates = list(session.scalars(select(Certificate).where(Certificate.case_id == case.id)
                                             .order_by(Certificate.id)))
         if case.completed_at is not None:

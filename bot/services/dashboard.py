@@ -9,12 +9,16 @@ from sqlalchemy import select
 from bot.services.access import ensure_workspace
 from bot.services.case_money import money_view
 from bot.services.context import Services
+from bot.services.duties import duties_of_case, subject_of
 from bot.services.request_decision import may_decide
 from bot.services.request_deciders import may_decide_request
 from bot.services.tally import tally_state
 from bot.worker.reminders import LABEL, live_deadlines
 from rules.calendar import DENVER
-from storage.models import CaseKind, Election, RecountCase, RecountRequestRow, RequestStatus, TallySheetRow
+from rules.duties import summary_lines
+from storage.models import (
+    CaseKind, Election, Membership, RecountCase, RecountRequestRow, RequestStatus, Role, TallySheetRow,
+)
 
 HORIZON = dt.timedelta(days=60)
 
@@ -97,13 +101,14 @@ def dashboard(services: Services, *, team_id: str, user_id: str | None = None) -
                     RecountRequestRow.status == RequestStatus.PENDING.value)).all()
                 waiting += [f"Decide the recount request #{r.id} of {r.requester_name} on {r.contest.name}"
                             for r in pending if may_decide_request(session, r, user_id)]
+            role = session.scalar(select(Membership.role).where(Membership.workspace_id == workspace.id,
+                                                               Membership.slack_user_id == user_id))
+            records_duties = role is not None and Role(role).allows(Role.STAFF)
             for case in cases:
+                if records_duties:  # everything still owed for the case, done or not (rules.duties)
+                    waiting += summary_lines(duties_of_case(session, case), subject=subject_of(case))
                 if case.completed_at is not None:
                     continue
-                outstanding = sum(n.given_at is None for n in case.notices)
-                if outstanding and case.opened_by == user_id:
-                    waiting.append(f"Record {outstanding} outstanding notice{'s' if outstanding != 1 else ''} of "
-                                   f"case #{case.id} ({case.contest.name})")
                 if case.double_entry:
                     sheets = session.scalars(select(TallySheetRow).where(
                         TallySheetRow.case_id == case.id, TallySheetRow.withdrawn_at.is_(None))).all()

@@ -8,6 +8,7 @@ from __future__ import annotations
 from sqlalchemy import case, select
 from sqlalchemy.orm import Session
 
+from bot.services.conflicts import candidates_of
 from bot.services.errors import Denied, UserError
 from bot.slack_text import mention
 from rules.requests import DeciderCheck, DeciderStanding, check_decider
@@ -33,7 +34,7 @@ def deciders(session: Session, workspace_id: int) -> dict[str, bool]:
 
 def standing(session: Session, row: RecountRequestRow, actor: str) -> DeciderCheck:
     return check_decider(actor, deciders=deciders(session, row.workspace_id), requester=row.requester_slack_user,
-                         entered_by=row.entered_by)
+                         entered_by=row.entered_by, candidates=candidates_of(session, row.contest_id))
 
 
 def may_decide_request(session: Session, row: RecountRequestRow, actor: str) -> bool:
@@ -63,6 +64,8 @@ def refusal(check: DeciderCheck) -> str:
         DeciderStanding.OWN_REQUEST: "You made this request; someone else must decide it.",
         DeciderStanding.ENTERED_IT: "You entered this request on the requester's behalf; someone else must "
                                     "decide it.",
+        DeciderStanding.CANDIDATE: "You are a candidate in this contest: someone else must decide its recount "
+                                   "request (conflict of interest).",
     }[check.standing]
     return f"{why} {_instead(check)}"
 

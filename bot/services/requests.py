@@ -11,12 +11,15 @@ import datetime as dt
 from dataclasses import dataclass
 
 from sqlalchemy import select, update
+from sqlalchemy.orm import object_session
 
 from bot.office_settings import OfficeSettings
 from bot.services.access import ensure_workspace
+from bot.services.conflicts import request_conflicts
 from bot.services.context import Services
 from bot.services.errors import NotFound
 from bot.services.survey import rules_contests
+from rules.conflicts import Conflicted
 from rules.deadlines import request_deadline
 from storage import audit
 from storage.models import Contest, RecountCase, RecountRequestRow, RequestStatus
@@ -50,6 +53,7 @@ class RequestView:
     case_id: int | None
     # The reading the decision was made under, with the decider's reason ("one office, one person: ..."), if any.
     decision_reading: str | None = None
+    conflicts: tuple[Conflicted, ...] = ()  # candidates in the contest and the requester (rules.conflicts)
 
 
 def as_view(row: RecountRequestRow) -> RequestView:
@@ -59,7 +63,8 @@ def as_view(row: RecountRequestRow) -> RequestView:
         row.requester_name, row.requester_contact, row.requester_slack_user, row.party_kind, row.in_favor_of,
         row.received_on, row.received_reference, row.entered_by, row.entered_at, dict(row.evaluation), row.status,
         row.decided_by, row.decided_at, row.decision_note, row.channel_id,
-        None if (row.card_ts or "").startswith(CARD_CLAIM) else row.card_ts, row.case_id, row.decision_reading)
+        None if (row.card_ts or "").startswith(CARD_CLAIM) else row.card_ts, row.case_id, row.decision_reading,
+        request_conflicts(session, row) if (session := object_session(row)) is not None else ())
 
 
 @dataclass(frozen=True)

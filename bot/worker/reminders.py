@@ -17,9 +17,11 @@ from sqlalchemy.orm import Session
 from bot.office_settings import OfficeSettings
 from bot.outbox import enqueue
 from bot.services.case_money import money_view
+from bot.services.duties import duties_of_case
 from bot.slack_text import esc
 from rules.calendar import DENVER
 from rules.deadlines import contest_filing_deadline, request_deadline
+from rules.duties import DUTIES_READING, summary_lines
 from rules.money import format_money
 from rules.reminders import ReminderKind, next_overdue, schedule
 from storage.models import (
@@ -36,7 +38,9 @@ LABEL = {
     "contest_filing_deadline": "the last day to file an election contest (information)",
     "request_deadline": "the last day to file a written request for a recount",
     "payment_pending": "the requester has not paid the cost of the recount",
+    "duties_owed": "still owed after the recount's completion",
 }
+DUTIES_OWED = "duties_owed"
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,14 @@ def live_deadlines(session: Session, workspace: Workspace, now: dt.datetime) -> 
             if due >= today:
                 live.append(LiveDeadline(filing.name, due, filing.citation, False, case.id, election_id,
                                          case.opened_at))
+        if case.completed_at is not None:
+            # What follows the completion (rules.duties): one daily reminder listing what is still owed, from the
+            # day after the completion until the last of it is recorded done (rules.duties.DUTIES_READING).
+            owed = duties_of_case(session, case)
+            if owed:
+                citations = ", ".join(dict.fromkeys(d.citation for d in owed))
+                live.append(LiveDeadline(DUTIES_OWED, case.completed_at.astimezone(DENVER).date(), citations, True,
+                                         case.id, election_id, case.completed_at, daily=True))
         if case.kind == CaseKind.REQUESTED.value and case.counting_started_at is None:
             money = money_view(session, case)
             if money.cost_notices and money.due > 0:
@@ -162,6 +174,12 @@ def _text(row: Reminder, folded: list[Reminder], case: RecountCase | None, elect
     if row.deadline_name == "payment_pending" and case is not None:
         what += f" ({format_money(money_view(session, case).due)} still due)"
     subject = f"*{esc(case.contest.name)}* (case #{case.id})" if case else f"*{esc(election.name)}*"
+    if row.deadline_name == DUTIES_OWED and case is not None:
+        lines = summary_lines(duties_of_case(session, case), subject=f"case #{case.id}")
+        return (f":alarm_clock: Reminder — {subject}: {LABEL[DUTIES_OWED]} ({row.days} day"
+                f"{'s' if row.days != 1 else ''} since it was completed; {citation}):\n"
+                + "\n".join(f"• {esc(line)}" for line in lines)
+                + f"\n_{esc(DUTIES_READING)}._")
     if row.deadline_name == "payment_pending":
         when = f"{row.days} day{'s' if row.days != 1 else ''} since the cost notice"
     else:

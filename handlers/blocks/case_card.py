@@ -7,6 +7,7 @@ from handlers.blocks.common import (
     MESSAGE_BLOCKS_LIMIT, button, context, day, denver, divider, esc, fields_section, header, section,
 )
 from handlers.blocks.completion_section import completion_section
+from handlers.blocks.conflicts import conflict_blocks
 from handlers.blocks.conduct_section import conduct_section
 from handlers.blocks.requested_case import action_buttons, checklist_block, money_blocks, request_fields
 from handlers.ids import Action
@@ -107,6 +108,7 @@ def case_card(case: CaseView) -> list[dict]:
     subsection = "(2)(b)(I) and (1)" if case.requested else "(1)"
     blocks = [
         header(f"{kind}: {case.contest}"),
+        *conflict_blocks(case.conflicts),
         *(_requested_head(case) if case.requested else _automatic_head(case)),
         *conduct_section(case),
         *completion_section(case),

@@ -10,6 +10,7 @@ from bot.services.completion import CertificateLine, CompletionView
 from bot.slack_text import mention
 from handlers.blocks.common import button, context, denver, esc, fields_section, section
 from handlers.ids import Action
+from rules.duties import DutyKind
 from rules.money import format_money
 from rules.statute import TIE_BY_LOT_CITATION, cite
 
@@ -79,7 +80,7 @@ def _before(case: CaseView, view: CompletionView) -> list[dict]:
     ]
 
 
-def _settlement_field(view: CompletionView) -> str | None:
+def _settlement_field(view: CompletionView, returned: tuple | None = None) -> str | None:
     settlement = view.settlement
     if not settlement:
         return None
@@ -91,11 +92,42 @@ def _settlement_field(view: CompletionView) -> str | None:
     if amount is not None:
         text += f": {format_money(Decimal(amount))}"
     text += f" (actual cost {format_money(Decimal(settlement.get('actual_cost', '0')))})"
+    if outcome in ("refund", "return_unused_deposit") and amount is not None and Decimal(amount) > 0:
+        text += (f"\n:white_check_mark: returned {denver(returned[0])} by {esc(returned[1])} ({esc(returned[2])}, "
+                 f"ref. {esc(returned[3])})" if returned else "\n*not yet returned*")
     if outcome == "balance_due":
         outstanding = view.balance_outstanding
         text += ("\n:white_check_mark: collected in full" if outstanding == 0
                  else f"\n*{format_money(outstanding)} still due*")
     return text
+
+
+# How each duty owed after completion (rules.duties) is recorded done from the card.
+DUTY_BUTTON = {DutyKind.RESULTS_NOTICE: ("Record results notice", Action.RECORD_RESULTS_NOTICE),
+               DutyKind.CERTIFICATE: ("Record delivery", Action.RECORD_DELIVERY),
+               DutyKind.REFUND: ("Record refund paid", Action.RECORD_MONEY_RETURNED),
+               DutyKind.DEPOSIT_RETURN: ("Record deposit returned", Action.RECORD_MONEY_RETURNED),
+               DutyKind.BALANCE: ("Record balance paid", Action.RECORD_BALANCE)}
+
+
+def still_owed(case: CaseView) -> list[dict]:
+    """The duties still owed after completion, each with the button that records it done (rules.duties)."""
+    if not case.duties:
+        return [section(":white_check_mark: *Nothing is still owed* for this recount: the results notified, "
+                        "every certificate delivered, the money settled and every notice given.")]
+    notices = [d for d in case.duties if d.kind is DutyKind.NOTICE]
+    blocks = [section(f"*Still owed* — {len(case.duties)} item{'s' if len(case.duties) != 1 else ''}, listed in "
+                      "App Home and reminded daily until recorded done")]
+    if notices:
+        blocks.append(section(f":hourglass_flowing_sand: {len(notices)} notice{'s' if len(notices) != 1 else ''} of "
+                              f"the recount not yet given (listed below) _({notices[0].citation})_"))
+    for duty in case.duties:
+        if duty.kind is DutyKind.NOTICE:
+            continue
+        label, action = DUTY_BUTTON[duty.kind]
+        blocks.append(section(f":hourglass_flowing_sand: {esc(duty.what)} _({duty.citation})_",
+                              accessory=button(label, action.value, str(duty.target))))
+    return blocks
 
 
 def certificate_line(certificate: CertificateLine) -> str:
@@ -128,7 +160,7 @@ def _after(case: CaseView, view: CompletionView) -> list[dict]:
         reading = next((r for r in (view.settlement.get("reading") or "").split("; ") if r.startswith("no-choice")),
                        "")
         fields.append(f"*Reversed in favor of the requester* (2)(d)\nno choice named — reading: {esc(reading)}"[:2000])
-    settlement = _settlement_field(view)
+    settlement = _settlement_field(view, case.money_returned)
     if settlement:
         fields.append(settlement)
     if view.amended_version:
@@ -145,20 +177,14 @@ def _after(case: CaseView, view: CompletionView) -> list[dict]:
                               f"{esc(completion.get('notice_of_results_to', ''))} ({cite('(6)')}): the notice is in "
                               "the case's thread, ready to send."))
     for certificate in view.certificates:
-        accessory = None if certificate.delivered else button("Record delivery", Action.RECORD_DELIVERY.value,
-                                                              str(certificate.id))
-        blocks.append(section(certificate_line(certificate), accessory=accessory))
+        blocks.append(section(certificate_line(certificate)))
     if completion.get("kind") == "question":
         blocks.append(context(f"A ballot question elects no one: no certificate of election ({cite('(6)')})."))
     elif completion.get("tie_for_last_seat"):
         blocks.append(context(f"The certificate for the tied seat is withheld until the canvass board draws the lot "
                               f"({TIE_BY_LOT_CITATION})."))
+    blocks += still_owed(case)
     elements = []
-    if view.results_notice_at is None:
-        elements.append(button("Record results notice", Action.RECORD_RESULTS_NOTICE.value, str(case.id),
-                               style="primary"))
-    if view.balance_outstanding > 0:
-        elements.append(button("Record balance paid", Action.RECORD_BALANCE.value, str(case.id)))
     for certificate in view.certificates[:20]:
         elements.append(button(f"New link: {certificate.candidate}", Action.NEW_CERTIFICATE_LINK.value,
                                str(certificate.id)))

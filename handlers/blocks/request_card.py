@@ -9,6 +9,7 @@ from bot.slack_text import mention
 from handlers.blocks.common import (
     MESSAGE_BLOCKS_LIMIT, button, context, day, denver, esc, fields_section, header, section,
 )
+from handlers.blocks.conflicts import conflict_blocks
 from handlers.blocks.requested_case import PARTY_LABEL
 from handlers.ids import Action
 from rules.requests import favored_label
@@ -58,6 +59,7 @@ def request_card(request: RequestView) -> list[dict]:
             f"*Entered by*\n{mention(request.entered_by)}, {denver(request.entered_at)}",
             f"*Status*\n{STATUS_LABEL.get(request.status, request.status)}",
         ]),
+        *conflict_blocks(request.conflicts),
         section(esc(evaluation.get("reason", ""))),
         context(f"*{esc(evaluation.get('citation', ''))}*"
                 + (f" · Reading: {esc(evaluation['reading'])}" if evaluation.get("reading") else "")),

@@ -56,6 +56,22 @@ class Membership(Base):
     workspace: Mapped[Workspace] = relationship(back_populates="memberships")
 
 
+class CandidateUser(Base):
+    """The office's roster: this Slack user is a candidate (a choice) in this contest. A candidate may not
+    decide, complete or certify that contest's recount (rules.conflicts)."""
+
+    __tablename__ = "candidate_users"
+    __table_args__ = (UniqueConstraint("contest_id", "slack_user_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id"))
+    contest_id: Mapped[int] = mapped_column(ForeignKey("contests.id"))
+    choice_id: Mapped[int] = mapped_column(ForeignKey("choices.id"))
+    slack_user_id: Mapped[str] = mapped_column(String(32))
+    recorded_by: Mapped[str] = mapped_column(String(64))
+    recorded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
 class LocalGovernment(Base):
     __tablename__ = "local_governments"
     __table_args__ = (UniqueConstraint("workspace_id", "name"),)

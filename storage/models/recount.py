@@ -58,6 +58,12 @@ class RecountCase(Base):
     results_notice_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
     results_notice_by: Mapped[str | None] = mapped_column(String(200), default=None)
     results_notice_method: Mapped[str | None] = mapped_column(String(64), default=None)
+    # (2)(d) / (2)(f): the refund or the unused deposit handed back to the requester (the settlement at completion
+    # writes it to the ledger; this records that the money actually went back: when, how, by whom).
+    money_returned_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
+    money_returned_by: Mapped[str | None] = mapped_column(String(200), default=None)
+    money_returned_method: Mapped[str | None] = mapped_column(String(64), default=None)
+    money_returned_reference: Mapped[str | None] = mapped_column(String(100), default=None)
 
     contest: Mapped[Contest] = relationship()
     survey_version: Mapped[SurveyVersion] = relationship(foreign_keys=[survey_version_id])

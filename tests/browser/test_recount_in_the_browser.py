@@ -62,7 +62,7 @@ def test_a_recount_from_the_check_to_the_certificate(page, sandbox, db) -> None:
         "Survey of returns checked: Regular Special District Election")
     expect(verdicts.locator(".md-b", has_text="RECOUNT").first).to_be_visible()  # *RECOUNT*
     expect(verdicts.locator(".emoji[title=':rotating_light:']").first).to_have_text("\U0001F6A8")
-    expect(verdicts.locator(".mention", has_text="@dana")).to_be_visible()  # <@U0OFFDANA1>
+    expect(verdicts.locator(".mention", has_text="@maya")).to_be_visible()  # <@U0OFFMAYA1>
     expect(verdicts.locator(".badge-app")).to_have_text("APP")
     card = client.message(f"Automatic recount: {BEAR}")
     expect(card.locator(".section-fields").first).to_contain_text("Margin")
@@ -95,7 +95,7 @@ def test_a_recount_from_the_check_to_the_certificate(page, sandbox, db) -> None:
     thread.locator(".thread-close").click()
     with db.transaction() as s:
         notice = s.scalars(select(Notice).where(Notice.given_at.is_not(None))).one()
-        assert (notice.given_by, notice.method, notice.recorded_by) == ("Dana Whitfield", "email", "U0OFFDANA1")
+        assert (notice.given_by, notice.method, notice.recorded_by) == ("Dana Whitfield", "email", "U0OFFMAYA1")
 
     # A staff member enters a written request: choosing the contest redraws the form (dispatch_action).
     client.act_as("staff")

@@ -16,7 +16,7 @@ from tests.browser.client import Client  # noqa: E402
 
 pytestmark = pytest.mark.slow
 
-DANA, SAM, RILEY = "U0OFFDANA1", "U0STAFFSAM", "U0REQRILEY"
+DANA, SAM, RILEY = "U0OFFMAYA1", "U0STAFFTHEO", "U0REQRILEY"
 
 
 def test_a_block_the_page_cannot_show_is_named_not_dropped(page, sandbox) -> None:
@@ -39,7 +39,7 @@ def test_a_block_the_page_cannot_show_is_named_not_dropped(page, sandbox) -> Non
 
 
 def test_mrkdwn_is_rendered_and_nothing_anyone_writes_becomes_markup(page, sandbox) -> None:
-    text = ("*bold* _italic_ ~struck~ `code &lt;b&gt;` <@U0STAFFSAM> <#C0ELECTION|elections> "
+    text = ("*bold* _italic_ ~struck~ `code &lt;b&gt;` <@U0STAFFTHEO> <#C0ELECTION|elections> "
             "<https://example.org/results?a=1&amp;b=2|the results> <!here> :white_check_mark: :not_an_emoji: "
             "snake_case_name 2*3*4\nsecond line\n&gt; a quote\n```\npre *not bold* &lt;i&gt;\n```\n"
             "&lt;img src=x onerror=alert(1)&gt; <javascript:alert(1)|a bad link>")
@@ -53,7 +53,7 @@ def test_mrkdwn_is_rendered_and_nothing_anyone_writes_becomes_markup(page, sandb
     expect(body.locator("i.md-i")).to_have_text("italic")
     expect(body.locator("s.md-s")).to_have_text("struck")
     expect(body.locator("code.md-code")).to_have_text("code <b>")
-    expect(body.locator(".mention").nth(0)).to_have_text("@sam")
+    expect(body.locator(".mention").nth(0)).to_have_text("@theo")
     expect(body.locator(".mention").nth(1)).to_have_text("#elections")
     expect(body.locator(".mention").nth(2)).to_have_text("@here")
     link = body.locator("a.md-link", has_text="the results")
@@ -76,7 +76,7 @@ def test_mrkdwn_is_rendered_and_nothing_anyone_writes_becomes_markup(page, sandb
     # What a person types is escaped by Slack, and shown as they typed it.
     Client(page).send("<b>not bold</b> & <script>alert(1)</script>")
     mine = Client(page).message("not bold</b>")
-    expect(mine.locator(".message-author")).to_have_text("Dana Whitfield")
+    expect(mine.locator(".message-author")).to_have_text("Maya Lindqvist")
     expect(mine.locator("b, script")).to_have_count(0)
     assert sandbox.standin.state.messages(CHANNEL.id)[-1]["text"] == (
         "&lt;b&gt;not bold&lt;/b&gt; &amp; &lt;script&gt;alert(1)&lt;/script&gt;")
@@ -101,7 +101,7 @@ def test_an_ephemeral_message_is_shown_only_to_its_recipient(page, sandbox) -> N
 
 def test_the_user_switcher_acts_as_each_person(page, sandbox) -> None:
     client = Client(page)
-    for key, name in (("official", "Dana Whitfield"), ("staff", "Sam Okafor"), ("requester", "Riley Chen")):
+    for key, name in (("official", "Maya Lindqvist"), ("staff", "Theo Grant"), ("requester", "Riley Chen")):
         client.act_as(key)
         expect(page.locator("#as")).to_have_value(key)
         expect(page.locator(".sidebar-person.is-me")).to_contain_text(name)

@@ -297,7 +297,7 @@ function channelIntro(conv) {
     h("p", {}, "The real recount-bot answers here, against a Slack stand-in on this machine, on the example "
       + "election (Regular Special District Election of 2026-11-03)."),
     h("p", { class: "hint" }, h("b", {}, "Start here: "), "type ", fill("/recount check"), " to check the election's survey of returns. "
-      + "Switch people at the top right: Dana is the official, Sam staff, Riley may request a recount."));
+      + "Switch people at the top right: Maya is the official, Theo staff, Riley may request a recount."));
 }
 
 function renderMessages(scroller, conv, intro) {

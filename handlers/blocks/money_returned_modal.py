@@ -1,0 +1,42 @@
+"""The form that records the refund (2)(d) or the unused deposit (2)(f) handed back to the requester. A pure
+builder."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+from decimal import Decimal
+
+from bot.services.case_money import NAME_LIMIT, REFERENCE_LIMIT
+from bot.services.cases import CaseView
+from bot.services.duties import RETURN_METHODS
+from handlers.blocks.common import context, esc, modal, option, plain, section
+from handlers.blocks.cost_modal import text_input
+from handlers.ids import Block, View
+from rules.money import format_money
+from rules.statute import cite
+
+
+def money_returned_modal(case: CaseView, *, refund: bool, amount: Decimal, now: dt.datetime) -> dict:
+    who = f"*{esc(case.request.requester_name)}*" if case.request else "the requester"
+    what = "refund of the payment" if refund else "unused portion of the deposit"
+    law = (f"{cite('(2)(d)')}: the payment for expenses is refunded to the interested party who paid them." if refund
+           else f"{cite('(2)(f)')}: the designated election official returns the unused portion of the deposit to the "
+                "interested party who paid it.")
+    blocks = [
+        section(f"The {what}, *{format_money(amount)}*, handed back to {who} for the recount of "
+                f"*{esc(case.contest)}*."),
+        context(law),
+        {"type": "input", "block_id": Block.RETURNED_METHOD.value, "label": plain("How"),
+         "element": {"type": "static_select", "action_id": Block.RETURNED_METHOD.value,
+                     "placeholder": plain("Choose how it was paid back"),
+                     "options": [option(v.capitalize(), v) for v in RETURN_METHODS]}},
+        text_input(Block.RETURNED_REFERENCE, "Check or transaction number", optional=False, max_length=REFERENCE_LIMIT,
+                   placeholder="e.g. check 2291"),
+        text_input(Block.RETURNED_BY, "Returned by", optional=False, max_length=NAME_LIMIT,
+                   placeholder="Name of the person who paid it back"),
+        {"type": "input", "block_id": Block.RETURNED_AT.value, "label": plain("When"),
+         "element": {"type": "datetimepicker", "action_id": Block.RETURNED_AT.value,
+                     "initial_date_time": int(now.timestamp())}},
+    ]
+    return modal("Record money returned", blocks, callback_id=View.MONEY_RETURNED.value, submit="Record",
+                 private_metadata=json.dumps({"case_id": case.id}))

@@ -1,0 +1,99 @@
+"""Recording, from the case card, that the refund (2)(d) or the unused deposit (2)(f) went back to the requester:
+the last duty of a requested recount's money (rules.duties), which until now had no record of its own."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+from decimal import Decimal
+
+from bot.services import cases, duties
+from bot.services.errors import UserError
+from bot.slack_text import mention
+from handlers.blocks.common import denver, esc
+from handlers.blocks.money_returned_modal import money_returned_modal
+from handlers.cards import as_one_unit, post_in_thread, refresh_card
+from handlers.ids import Action, Block, View, value_of
+from handlers.interaction import Interaction
+from handlers.registry import Registry
+from rules.money import format_money
+from rules.statute import cite
+from storage.models import Role
+
+FIELDS = {"returned_by": Block.RETURNED_BY, "method": Block.RETURNED_METHOD, "reference": Block.RETURNED_REFERENCE,
+          "returned_at": Block.RETURNED_AT}
+
+
+def register(registry: Registry) -> None:
+    registry.action(Action.RECORD_MONEY_RETURNED.value, needs=Role.STAFF, changes_state=False)(open_money_returned)
+    registry.view(View.MONEY_RETURNED.value, needs=Role.STAFF)(submit_money_returned)
+
+
+def _owed(case: cases.CaseView) -> tuple[bool, Decimal]:
+    """(refund?, amount) the requester is owed back; amount 0 when nothing is."""
+    settlement = (case.completion.settlement if case.completion else None) or {}
+    outcome = settlement.get("outcome")
+    if outcome == "refund":
+        return True, Decimal(settlement.get("refund") or "0")
+    if outcome == "return_unused_deposit":
+        return False, Decimal(settlement.get("deposit_return") or "0")
+    return False, Decimal("0")
+
+
+def open_money_returned(ix: Interaction) -> None:
+    case = cases.case_view(ix.services, int(ix.body["actions"][0]["value"]), workspace_id=ix.member.workspace_id)
+    refund, amount = _owed(case)
+    if amount <= 0:
+        ix.tell(f"Nothing is owed back to the requester for this recount ({cite('(2)(d)')}, {cite('(2)(f)')}).")
+        return
+    if case.money_returned is not None:
+        at, by, method, reference = case.money_returned
+        ix.tell(f"The {format_money(amount)} was already recorded as returned: {denver(at)} by {esc(by)} "
+                f"({esc(method)}, ref. {esc(reference)}).")
+        return
+    ix.client.views_open(trigger_id=ix.trigger_id,
+                         view=money_returned_modal(case, refund=refund, amount=amount, now=ix.services.now()))
+
+
+@as_one_unit
+def submit_money_returned(ix: Interaction) -> None:
+    view = ix.body["view"]
+    state, case_id = view.get("state", {}), int(json.loads(view.get("private_metadata") or "{}")["case_id"])
+    returned_by = (value_of(state, Block.RETURNED_BY).get("value") or "").strip()
+    reference = (value_of(state, Block.RETURNED_REFERENCE).get("value") or "").strip()
+    method = (value_of(state, Block.RETURNED_METHOD).get("selected_option") or {}).get("value") or ""
+    stamp = value_of(state, Block.RETURNED_AT).get("selected_date_time")
+    errors = {}
+    if not returned_by:
+        errors[Block.RETURNED_BY.value] = "Say who returned the money."
+    if not method:
+        errors[Block.RETURNED_METHOD.value] = "Choose how it was paid back."
+    if not reference:
+        errors[Block.RETURNED_REFERENCE.value] = "Give the check or transaction number."
+    if stamp is None:
+        errors[Block.RETURNED_AT.value] = "Say when it was returned."
+    if errors:
+        ix.ack(response_action="errors", errors=errors)
+        return
+    workspace_id = ix.member.workspace_id
+    try:
+        recorded = duties.record_money_returned(
+            ix.services, workspace_id=workspace_id, case_id=case_id,
+            returned_at=dt.datetime.fromtimestamp(int(stamp), tz=dt.timezone.utc), returned_by=returned_by,
+            method=method, reference=reference, actor=ix.user_id)
+    except UserError as exc:
+        block = FIELDS.get(exc.field or "")
+        if block is None:
+            raise
+        ix.ack(response_action="errors", errors={block.value: exc.message})
+        return
+    ix.ack()
+    case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
+    ix.channel_id = case.channel_id or ix.channel_id
+    if not recorded.newly_recorded:
+        ix.tell("The money was already recorded as returned; nothing was changed.")
+        return
+    refresh_card(ix.services, case)
+    post_in_thread(ix.services, case,
+                   f":moneybag: {format_money(recorded.amount)} returned to the requester, recorded by "
+                   f"{mention(ix.user_id)}: {esc(method)}, ref. {esc(reference)}, by {esc(returned_by)} "
+                   f"({recorded.citation}).")

@@ -1,0 +1,148 @@
+"""What is still owed for a recount case, from what has been recorded: the one list that App Home's "Waiting on
+you", the case card and the daily reminders all show.
+
+The duties, each with the subsection that makes it one:
+
+- a notice of the recount not yet given — (1), and (2)(b)(I) for a requested recount;
+- after completion, the notice of the results to the governing body — (6);
+- each certificate of election made at completion and not yet delivered to its candidate — (6) ("shall make a
+  certificate of election ... and shall deliver the certificate to such candidate");
+- the refund of the payment — (2)(d) — or the return of the unused portion of the deposit — (2)(f) — until the
+  office records that the money went back to the requester;
+- a balance of the actual cost still due from the requester, demanded under (2)(c), until collected in full.
+
+Reading (DUTIES_READING): (6), (2)(c), (2)(d) and (2)(f) set no day for what follows the completion. The bot reads
+each as owed from the completion on: it stays listed until recorded done, and the office is reminded of what is
+left every day at its reminder hour from the day after the completion.
+
+Not here: a certificate withheld for a seat tied and left to the lot (1-13.5-1304) is owed once the lot is drawn.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from decimal import Decimal
+
+from rules.money import ZERO, format_money
+from rules.statute import cite
+
+DUTIES_READING = (
+    "C.R.S. 1-13.5-1306(6), (2)(c), (2)(d) and (2)(f) set no day for what follows the completion of a recount; "
+    "recount-bot reads each as owed from the completion on, lists it until it is recorded done and reminds the "
+    "office of what is left every day"
+)
+
+
+class DutyKind(str, enum.Enum):
+    NOTICE = "notice"  # (1) / (2)(b)(I): a notice of the recount not yet given
+    RESULTS_NOTICE = "results_notice"  # (6)
+    CERTIFICATE = "certificate"  # (6): deliver a certificate of election
+    REFUND = "refund"  # (2)(d)
+    DEPOSIT_RETURN = "deposit_return"  # (2)(f)
+    BALANCE = "balance"  # (2)(c)
+
+
+@dataclass(frozen=True)
+class OwedNotice:
+    id: int
+    recipient_kind: str  # governing_body, candidate, issue_committee
+    recipient_name: str
+    citation: str
+
+
+@dataclass(frozen=True)
+class OwedCertificate:
+    id: int
+    candidate: str
+    delivered: bool
+
+
+@dataclass(frozen=True)
+class CaseFacts:
+    """What the office has recorded about a case, as far as duties go."""
+
+    case_id: int
+    contest: str
+    requested: bool
+    completed: bool
+    governing_body: str
+    notices: tuple[OwedNotice, ...] = ()  # only those not yet given
+    results_notified: bool = False
+    certificates: tuple[OwedCertificate, ...] = ()
+    settlement_outcome: str | None = None  # rules.settlement.SettlementOutcome value
+    refund: Decimal = ZERO
+    deposit_return: Decimal = ZERO
+    money_returned: bool = False
+    requester: str = "the requester"
+    balance_outstanding: Decimal = ZERO
+
+
+@dataclass(frozen=True)
+class Duty:
+    kind: DutyKind
+    case_id: int
+    what: str  # what is owed, as a clerk reads it aloud
+    citation: str
+    target: int  # what the button that records it done carries: the notice's, the certificate's or the case's id
+
+    @property
+    def line(self) -> str:
+        return f"{self.what} ({self.citation})"
+
+
+RECIPIENT = {"governing_body": "the governing body", "candidate": "candidate", "issue_committee": "issue committee"}
+
+
+def duties_of(facts: CaseFacts) -> tuple[Duty, ...]:
+    """Everything still owed for the case, in the order the statute lists it."""
+    owed: list[Duty] = []
+    for notice in facts.notices:
+        who = RECIPIENT.get(notice.recipient_kind, notice.recipient_kind)
+        owed.append(Duty(DutyKind.NOTICE, facts.case_id, f"Give notice of the recount to {who} {notice.recipient_name}",
+                         notice.citation, notice.id))
+    if not facts.completed:
+        return tuple(owed)
+    if not facts.results_notified:
+        owed.append(Duty(DutyKind.RESULTS_NOTICE, facts.case_id,
+                         f"Notify {facts.governing_body} of the results of the recount", cite("(6)"), facts.case_id))
+    for certificate in facts.certificates:
+        if not certificate.delivered:
+            owed.append(Duty(DutyKind.CERTIFICATE, facts.case_id,
+                             f"Deliver the certificate of election to {certificate.candidate}", cite("(6)"),
+                             certificate.id))
+    if not facts.money_returned:
+        if facts.settlement_outcome == "refund" and facts.refund > ZERO:
+            owed.append(Duty(DutyKind.REFUND, facts.case_id,
+                             f"Refund {format_money(facts.refund)} to {facts.requester}", cite("(2)(d)"),
+                             facts.case_id))
+        elif facts.settlement_outcome == "return_unused_deposit" and facts.deposit_return > ZERO:
+            owed.append(Duty(DutyKind.DEPOSIT_RETURN, facts.case_id,
+                             f"Return the unused deposit of {format_money(facts.deposit_return)} to {facts.requester}",
+                             cite("(2)(f)"), facts.case_id))
+    if facts.balance_outstanding > ZERO:
+        owed.append(Duty(DutyKind.BALANCE, facts.case_id,
+                         f"Collect the balance of {format_money(facts.balance_outstanding)} due from "
+                         f"{facts.requester}", cite("(2)(c)"), facts.case_id))
+    return tuple(owed)
+
+
+def money_to_return(facts: CaseFacts) -> Decimal:
+    """What the requester is owed back under (2)(d) or (2)(f); zero when nothing is."""
+    if facts.settlement_outcome == "refund":
+        return facts.refund
+    if facts.settlement_outcome == "return_unused_deposit":
+        return facts.deposit_return
+    return ZERO
+
+
+def summary_lines(duties: tuple[Duty, ...] | list[Duty], *, subject: str) -> list[str]:
+    """One line per duty, the notices of the recount folded into one line ("Record 3 outstanding notices of case
+    #7 (...)"), each naming `subject` (the case) and its subsection."""
+    lines: list[str] = []
+    notices = [d for d in duties if d.kind is DutyKind.NOTICE]
+    if notices:
+        citations = sorted({d.citation for d in notices})
+        lines.append(f"Record {len(notices)} outstanding notice{'s' if len(notices) != 1 else ''} of {subject} "
+                     f"({', '.join(citations)})")
+    lines += [f"{d.what} — {subject} ({d.citation})" for d in duties if d.kind is not DutyKind.NOTICE]
+    return lines
