@@ -262,7 +262,7 @@ def submit_results_notice(ix: Interaction) -> None:
     ix.channel_id = case.channel_id or ix.channel_id
     view = case.completion
     lot = view.lot
-    if newly and lot is not None and lot.amended_notice_at is not None and lot.recorded_at > view.results_notice_at:
+    if newly and lot is not None and lot.amended_notice_at is not None and lot.drawn_at > view.results_notice_at:
         refresh_card(ix.services, case)
         body = (view.completion or {}).get("notice_of_results_to") or case.governing_body
         post_in_thread(ix.services, case,

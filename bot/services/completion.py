@@ -272,7 +272,7 @@ def record_results_notice(services: Services, *, workspace_id: int, case_id: int
 def _record_amended_notice(session: Session, case: RecountCase, *, given_at: dt.datetime, given_by: str, method: str,
                            actor: str, workspace_id: int, now: dt.datetime) -> bool:
     lot = session.scalar(select(LotDrawing).where(LotDrawing.case_id == case.id).with_for_update())
-    if lot is None or lot.amended_notice_at is not None or case.results_notice_at >= lot.recorded_at:
+    if lot is None or lot.amended_notice_at is not None or case.results_notice_at >= lot.drawn_at:
         return False
     if given_at < lot.drawn_at - dt.timedelta(minutes=5):
         raise UserError("The amended notice gives the result of the lot: it cannot have been given before the lot "

@@ -107,9 +107,9 @@ class CompletionView:
 
     @property
     def amended_notice_owed(self) -> bool:
-        """The notice of the results went to the governing body before the lot: an amended one is owed (6)."""
+        """The notice of the results went to the governing body before the lot was drawn: an amended one is owed (6)."""
         return (self.lot is not None and self.results_notice_at is not None
-                and self.results_notice_at < self.lot.recorded_at and self.lot.amended_notice_at is None)
+                and self.results_notice_at < self.lot.drawn_at and self.lot.amended_notice_at is None)
 
     @property
     def completed(self) -> bool:

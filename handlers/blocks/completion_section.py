@@ -166,7 +166,7 @@ def _after(case: CaseView, view: CompletionView) -> list[dict]:
                                                style="primary")))
     elif view.lot is not None:
         blocks.append(section("\n".join(lot_card_lines(view.lot))))
-        if view.results_notice_at is not None and view.results_notice_at < view.lot.recorded_at:
+        if view.results_notice_at is not None and view.results_notice_at < view.lot.drawn_at:
             blocks.append(section(amended_notice_line(view, completion.get("notice_of_results_to", ""))))
     elements = []
     if view.results_notice_at is None or view.amended_notice_owed:
