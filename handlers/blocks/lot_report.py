@@ -46,7 +46,8 @@ def lot_card_lines(lot: LotView) -> list[str]:
         f":game_die: *Lot drawn* ({LOT_CITATION}) — {lot_result(lot)}.",
         f"{_when(lot.drawn_at)} at {esc(lot.place)}; drawn by {esc(lot.conducted_by)}; witnessed by "
         f"{esc(lot.witnesses)}; {esc(lot.method)}"
-        + (f" ({esc(lot.method_details)})" if lot.method_details else "") + f"; recorded by {mention(lot.recorded_by)}.",
+        + (f" ({esc(lot.method_details)})" if lot.method_details else "")
+        + f"; recorded by {mention(lot.recorded_by)}.",
     ]
 
 
