@@ -22,7 +22,7 @@ from bot.services import cases, completion, conflicts
 from bot.services import certificates as certs
 from bot.services.cases import CaseView
 from bot.services.certificates import certificate_link
-from bot.services.completion import CompletionResult, CompletionView, Readiness
+from bot.services.completion import CertificateLine, CompletionResult, Readiness
 from bot.services.errors import UserError
 from bot.slack_text import mention
 from handlers.blocks.common import denver, esc
@@ -130,7 +130,8 @@ def complete_clicked(ix: Interaction) -> None:
     if readiness is None or not readiness.ready:
         ix.tell(not_ready_text(case, readiness))
         return
-    if case.requested:
+    if case.requested or case.notices_outstanding:
+        # The actual cost (2)(c), and the notices (1) still owed with the reason for completing anyway.
         ix.client.views_open(trigger_id=ix.trigger_id, view=complete_modal(case))
         return
     result = completion.complete_case(ix.services, workspace_id=ix.member.workspace_id, case_id=case.id,
@@ -138,21 +139,31 @@ def complete_clicked(ix: Interaction) -> None:
     _completed(ix, result)
 
 
+def _has_block(ix: Interaction, block: Block) -> bool:
+    return any(b.get("block_id") == block.value for b in ix.body["view"].get("blocks", []))
+
+
 @as_one_unit
 def submit_complete(ix: Interaction) -> None:
     state, case_id = _submitted(ix)
-    raw = _text(state, Block.COMPLETE_ACTUAL_COST)
-    try:
-        cost = money(raw, field="Actual cost")
-    except (TypeError, ValueError) as exc:
-        message = "Enter what the recount actually cost." if not raw else str(exc)
-        ix.ack(response_action="errors", errors={Block.COMPLETE_ACTUAL_COST.value: message})
-        return
+    cost = None
+    if _has_block(ix, Block.COMPLETE_ACTUAL_COST):
+        raw = _text(state, Block.COMPLETE_ACTUAL_COST)
+        try:
+            cost = money(raw, field="Actual cost")
+        except (TypeError, ValueError) as exc:
+            message = "Enter what the recount actually cost." if not raw else str(exc)
+            ix.ack(response_action="errors", errors={Block.COMPLETE_ACTUAL_COST.value: message})
+            return
+    reason = _text(state, Block.COMPLETE_NOTICES_REASON) or None
     try:
         result = completion.complete_case(ix.services, workspace_id=ix.member.workspace_id, case_id=case_id,
-                                          actor=ix.user_id, actual_cost=cost)
+                                          actor=ix.user_id, actual_cost=cost, notices_reason=reason)
     except UserError as exc:
-        _field_errors(ix, exc, {"actual_cost": Block.COMPLETE_ACTUAL_COST})
+        fields = {"actual_cost": Block.COMPLETE_ACTUAL_COST}
+        if _has_block(ix, Block.COMPLETE_NOTICES_REASON):  # a modal opened before a notice went owed has none
+            fields["notices_reason"] = Block.COMPLETE_NOTICES_REASON
+        _field_errors(ix, exc, fields)
         return
     ix.ack()
     _completed(ix, result)
@@ -180,10 +191,10 @@ def announce_completion(ix: Interaction, case: CaseView, tokens: dict[int, str])
     links = {c.id: certificate_link(tokens[c.id]) for c in view.certificates}  # only hashes are stored
     post_in_thread(services, case, certificates_text(case, view, links))
     if view.certificates:
-        ix.later(lambda: upload_certificates(ix, case, view))
+        ix.later(lambda: upload_certificates(ix, case, view.certificates))
 
 
-def upload_certificates(ix: Interaction, case: CaseView, view: CompletionView) -> None:
+def upload_certificates(ix: Interaction, case: CaseView, certificates: tuple[CertificateLine, ...]) -> None:
     """The certificates' PDFs into the case's thread too, after the posts above (the links stay the way to get
     them: an upload is not retried like the outbox's posts, so a failure is only logged and told)."""
     services = ix.services
@@ -191,7 +202,7 @@ def upload_certificates(ix: Interaction, case: CaseView, view: CompletionView) -
     while not outbox.idle(services.db, services.now()) and time.monotonic() < deadline:
         time.sleep(0.1)  # the report first, then the files, in the thread's order
     files = []
-    for line in view.certificates:
+    for line in certificates:
         document = certs.certificate_document(services, workspace_id=ix.member.workspace_id, certificate_id=line.id)
         files.append({"content": document.pdf(), "filename": document.filename,
                       "title": f"Certificate of election — {line.candidate}"})
@@ -206,7 +217,7 @@ def upload_certificates(ix: Interaction, case: CaseView, view: CompletionView) -
                 "there still work.")
         return
     uploaded = response.get("files") or []
-    for line, item in zip(view.certificates, uploaded):
+    for line, item in zip(certificates, uploaded):
         if item.get("id"):
             certs.set_slack_file(services, certificate_id=line.id, file_id=item["id"])
 
@@ -219,7 +230,7 @@ def open_results_notice(ix: Interaction) -> None:
         ix.tell("The recount is not complete yet; the governing body is notified of its results afterwards "
                 f"({cite('(6)')}).")
         return
-    if view.results_notice_at is not None:
+    if view.results_notice_at is not None and not view.amended_notice_owed:
         ix.tell(f"The notice of the results was already recorded: given by {esc(view.results_notice_by or '')} by "
                 f"{esc(view.results_notice_method or '')}, {denver(view.results_notice_at)}.")
         return
@@ -253,6 +264,15 @@ def submit_results_notice(ix: Interaction) -> None:
     case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
     ix.channel_id = case.channel_id or ix.channel_id
     view = case.completion
+    lot = view.lot
+    if newly and lot is not None and lot.amended_notice_at is not None and lot.drawn_at > view.results_notice_at:
+        refresh_card(ix.services, case)
+        body = (view.completion or {}).get("notice_of_results_to") or case.governing_body
+        post_in_thread(ix.services, case,
+                       f":white_check_mark: Amended notice of the results (with the lot) to {esc(body)} recorded by "
+                       f"{mention(ix.user_id)}: given by {esc(lot.amended_notice_by or '')} by "
+                       f"{esc(lot.amended_notice_method or '')}, {denver(lot.amended_notice_at)} ({cite('(6)')}).")
+        return
     if not newly:
         ix.tell(f"The notice of the results had already been recorded (given by {esc(view.results_notice_by or '')}, "
                 f"{denver(view.results_notice_at)}); nothing was changed.")

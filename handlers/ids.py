@@ -24,6 +24,7 @@ class Action(str, enum.Enum):
     RECORD_MONEY_RETURNED = "case.money_returned"  # (2)(d)/(f): the refund or unused deposit handed back
     RECORD_DELIVERY = "certificate.delivery"
     NEW_CERTIFICATE_LINK = "certificate.new_link"
+    RECORD_LOT = "case.lot"  # 1-13.5-1304: the drawing of lots for a tie the recount did not break
     # --- conduct (handlers/tally_*.py, handlers/assistants.py, handlers/evidence.py): (3), (4), (5) ---
     SET_UP_COUNT = "tally.set_up"  # the card: how the recount is tallied and the units expected
     ENTER_SHEET = "tally.enter"  # the card / a thread post: open the tally-sheet form of the case
@@ -60,6 +61,7 @@ class View(str, enum.Enum):
     BALANCE = "case.balance"
     MONEY_RETURNED = "case.money_returned"
     DELIVERY = "certificate.delivery"
+    LOT = "case.lot"
     # --- conduct (handlers/tally_*.py, handlers/assistants.py, handlers/evidence.py) ---
     SET_UP_COUNT = "tally.set_up"
     TALLY_SHEET = "tally.sheet"
@@ -162,6 +164,19 @@ class Block(str, enum.Enum):
     DELIVERY_METHOD = "delivery.method"
     DELIVERY_AT = "delivery.at"
     DELIVERY_DETAILS = "delivery.details"
+    # (1): completing while notices are owed, only with the official's reason (rules.notices_owed)
+    COMPLETE_NOTICES_REASON = "complete.notices_reason"
+    # 1-13.5-1304: the drawing of lots (handlers/lot.py). A tied candidate's notice carries their position in the
+    # tie ("lot.notice_at.0"), never their name.
+    LOT_DRAWN_AT = "lot.drawn_at"
+    LOT_PLACE = "lot.place"
+    LOT_CONDUCTED_BY = "lot.conducted_by"
+    LOT_WITNESSES = "lot.witnesses"
+    LOT_METHOD = "lot.method"
+    LOT_METHOD_DETAILS = "lot.method_details"
+    LOT_WINNERS = "lot.winners"
+    LOT_NOTICE_AT_PREFIX = "lot.notice_at."
+    LOT_NOTICE_METHOD_PREFIX = "lot.notice_method."
     # --- conduct (handlers/tally_*.py, handlers/assistants.py, handlers/evidence.py): "tally.*",
     #     "assistant.*", "evidence.*" ids ---
     # (5): how the recount is tallied

@@ -144,6 +144,19 @@ def case_record_pdf(record: dict[str, Any]) -> bytes:
         w.pairs({k: completion.get(k) for k in ("original_totals", "amended_totals", "changes", "winners_before",
                                                 "winners_after", "outcome_changed", "reversed_in_favor_of_requester",
                                                 "amended_within_margin", "notice_of_results_to")})
+    if record.get("completion"):
+        notices_check = record["completion"].get("notices_before_completion") or {}
+        if notices_check.get("outcome") == "overridden":
+            w.heading("Completed with notices owed (1306(1))")
+            w.line(f"{notices_check.get('reason')} [{notices_check.get('citation')}] Reading: "
+                   f"{notices_check.get('reading')}")
+    if record.get("lot"):
+        lot = record["lot"]
+        w.heading("The lot for the tie (1-13.5-1304)")
+        w.pairs({k: v for k, v in lot.items() if k not in ("candidate_notices", "amended_results_notice")})
+        w.rows(lot["candidate_notices"], "no notice recorded")
+        if lot.get("amended_results_notice"):
+            w.line("amended notice of the results (1306(6)): " + _text(lot["amended_results_notice"]))
     w.heading("Certificates of election")
     w.rows(record["certificates"])
     w.heading("Survey of returns, every version")

@@ -27,6 +27,7 @@ class CertificateFacts:
     official_title: str = "Designated Election Official"
     case_id: int | None = None
     seats: int = 1
+    by_lot_on: dt.date | None = None  # elected by the lot that decided a tie the recount left (1-13.5-1304)
 
 
 def _one_line(text: str) -> str:
@@ -68,9 +69,14 @@ def certificate_pdf(facts: CertificateFacts) -> bytes:
     pdf.multi_cell(width, 10, candidate, align="C", new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(FAMILY, "", 12)
     pdf.ln(4)
-    pdf.multi_cell(width, 7, (
-        f"received the highest number of votes, {facts.votes:,}, for the office of {isolate(office)}{seats}, "
-        f"and is duly elected to that office."), align="J", new_x="LMARGIN", new_y="NEXT")
+    if facts.by_lot_on is None:
+        elected = (f"received the highest number of votes, {facts.votes:,}, for the office of {isolate(office)}"
+                   f"{seats}, and is duly elected to that office.")
+    else:
+        elected = (f"received {facts.votes:,} votes for the office of {isolate(office)}{seats}, tied with another "
+                   f"candidate after the recount, was chosen by lot on {facts.by_lot_on:%B %-d, %Y} under section "
+                   f"1-13.5-1304, Colorado Revised Statutes, and is duly elected to that office.")
+    pdf.multi_cell(width, 7, elected, align="J", new_x="LMARGIN", new_y="NEXT")
     pdf.ln(8)
     pdf.multi_cell(width, 7, f"Given on {facts.issued_on:%B %-d, %Y}.", new_x="LMARGIN", new_y="NEXT")
     pdf.ln(28)

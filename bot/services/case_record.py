@@ -18,7 +18,7 @@ from bot.services.tally import tally_state
 from rules.serialize import to_jsonable
 from storage import audit
 from storage.models import (
-    AssistantRow, AuditEntry, CaseDeadline, Certificate, EvidenceDemand, RecountCase, RecountRequestRow,
+    AssistantRow, AuditEntry, CaseDeadline, Certificate, EvidenceDemand, LotDrawing, RecountCase, RecountRequestRow,
     SurveyVersion, TallySheetRow,
 )
 
@@ -68,6 +68,14 @@ def build_case_record(services: Services, *, case_id: int, workspace_id: int | N
         if case.settlement:
             decisions.append({"what": "settlement", **{k: case.settlement.get(k) for k in
                                                        ("outcome", "citation", "reason", "reading")}})
+        notices_check = (case.completion or {}).get("notices_before_completion") or {}
+        if notices_check.get("outcome") == "overridden":  # completed with (1) notices owed, for a recorded reason
+            decisions.append({"what": "notices before completion", **{k: notices_check.get(k) for k in
+                                                                      ("outcome", "citation", "reason", "reading")}})
+        lot = session.scalar(select(LotDrawing).where(LotDrawing.case_id == case.id))
+        if lot is not None:
+            decisions.append({"what": "lot", **{k: lot.decision.get(k) for k in
+                                                ("outcome", "citation", "reason", "reading")}})
         record: dict[str, Any] = {
             "format": "recount-bot case record", "format_version": FORMAT_VERSION,
             "generated_at": services.now(),
@@ -114,6 +122,14 @@ def build_case_record(services: Services, *, case_id: int, workspace_id: int | N
             "evidence": [{"description": e.description, "demanded_of": e.demanded_of, "demanded_at": e.demanded_at,
                           "demanded_by": e.demanded_by, "produced": e.produced, "produced_at": e.produced_at}
                          for e in _rows(session, EvidenceDemand, case.id)],
+            "lot": None if lot is None else {
+                "citation": lot.decision.get("citation"), "drawn_at": lot.drawn_at, "place": lot.place,
+                "conducted_by": lot.conducted_by, "witnesses": lot.witnesses, "method": lot.method,
+                "method_details": lot.method_details, "tied": lot.tied, "winners": lot.winners,
+                "candidate_notices": lot.candidate_notices, "recorded_by": lot.recorded_by,
+                "recorded_at": lot.recorded_at,
+                "amended_results_notice": {"given_at": lot.amended_notice_at, "given_by": lot.amended_notice_by,
+                                           "method": lot.amended_notice_method} if lot.amended_notice_at else None},
             "certificates": [{"candidate": c.candidate, "votes": c.votes, "created_at": c.created_at,
                               "delivered_at": c.delivered_at, "delivered_by": c.delivered_by,
                               "delivery_method": c.delivery_method} for c in _rows(session, Certificate, case.id)],

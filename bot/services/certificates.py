@@ -1,7 +1,8 @@
 """Certificates of election (6): the PDF behind each unguessable link, its delivery to the candidate, a new link.
 
 `complete_case` makes one certificate for each candidate who received the highest number of votes (the top N
-for N seats; none for a ballot question; none for a seat tied and left to the lot, 1-13.5-1304). Each has a
+for N seats; none for a ballot question; none for a seat tied and left to the lot, 1-13.5-1304, until
+bot.services.lot records the lot and makes it for the winner). Each has a
 token (`secrets.token_urlsafe(32)`) for `GET /certificates/<token>` on `recount-bot serve` until it expires;
 a new link replaces the token, so the old link stops working.
 
@@ -33,7 +34,7 @@ from rules.calendar import DENVER
 from rules.conflicts import CaseStep
 from rules.statute import cite
 from storage import audit
-from storage.models import Certificate, RecountCase
+from storage.models import Certificate, LotDrawing, RecountCase
 from storage.models.conduct import link_token_sha256
 
 CERTIFICATES_PATH = "/certificates/"
@@ -124,11 +125,15 @@ def _certificate_filename(name: str) -> str:
 def facts_of(session: Session, certificate: Certificate) -> CertificateFacts:
     case = session.get(RecountCase, certificate.case_id)
     contest, election = case.contest, case.contest.election
-    issued = (case.completed_at or certificate.created_at).astimezone(DENVER).date()
+    # Made when the recount was completed, or when the lot decided a tie it left (1-13.5-1304).
+    issued = certificate.created_at.astimezone(DENVER).date()
+    lot = session.scalar(select(LotDrawing).where(LotDrawing.case_id == case.id))
+    by_lot = lot.drawn_at.astimezone(DENVER).date() if lot is not None and certificate.candidate in lot.winners \
+        else None
     return CertificateFacts(candidate=certificate.candidate, votes=certificate.votes, office=contest.name,
                             election=election.name, election_date=election.election_date,
                             local_government=election.local_government.name, issued_on=issued, case_id=case.id,
-                            seats=contest.seats)
+                            seats=contest.seats, by_lot_on=by_lot)
 
 
 def document_for_token(services: Services, token: str, *, now: dt.datetime | None = None) -> CertificateDocument:

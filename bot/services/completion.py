@@ -27,6 +27,11 @@ from sqlalchemy.orm import Session
 from bot.documents.certificate import check_names
 from bot.services.case_money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT, ledger_of, within_limit
 from bot.services.conflicts import authorize_step
+# What the card and the report show lives in completion_view; named here too, where callers have always found it.
+from bot.services.completion_view import (  # noqa: F401
+    SETTLEMENT_STEP, CertificateLine, CompletionView, LotView, Readiness, certificate_lines, completion_view,
+    completion_view_of, readiness_of,
+)
 from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
 from bot.services.survey import flat_counts, write_version
@@ -37,12 +42,15 @@ from rules.conflicts import CaseStep
 from rules.ledger import EntryKind, LedgerEntry
 from rules.margin import MultiSeatRule
 from rules.money import ZERO, format_money, money
+from rules.notices_owed import CITATION as NOTICES_CITATION
+from rules.notices_owed import REASON_LIMIT as NOTICES_REASON_LIMIT
+from rules.notices_owed import OwedNotice, notices_before_completion
 from rules.serialize import to_jsonable
 from rules.settlement import Settlement, SettlementOutcome, settle
 from rules.tally import TallyIncomplete, amended_contest, compare_with_original
 from storage import audit
 from storage.models import (
-    CaseKind, CaseStatus, Certificate, Choice, LedgerRow, RecountCase, RecountRequestRow, SurveyVersion,
+    CaseKind, CaseStatus, Certificate, Choice, LedgerRow, LotDrawing, RecountCase, RecountRequestRow, SurveyVersion,
 )
 from storage.repositories import latest_version
 
@@ -53,7 +61,6 @@ NOT_COMPLETED = ("Nothing was recorded: the recount is not completed. Correct th
 # (6) says only "notify the governing body"; the office records how: the ways of bot.services.cases.NoticeMethod
 # (not imported: bot.services.cases shows a case's completion, so it imports this module).
 RESULTS_NOTICE_METHODS = ("email", "phone", "letter", "in person", "hand delivery", "other")
-SETTLEMENT_STEP = "settlement"
 BALANCE_STEP = "balance"
 AMENDED_REASON = "amended by the recount of {contest} (case #{case}), C.R.S. 1-13.5-1306(6)"
 
@@ -140,9 +147,26 @@ def _result(case: RecountCase, newly: bool, certificates: list[Certificate], ver
         tuple((c.candidate, c.votes, tokens.get(c.id)) for c in certificates), tokens)
 
 
+def owed_notices(case: RecountCase) -> tuple[OwedNotice, ...]:
+    """The notices of the recount (1), (2)(b)(I) not recorded as given."""
+    return tuple(OwedNotice(n.recipient_kind, n.recipient_name, n.citation) for n in case.notices if n.given_at is None)
+
+
+def notices_refusal(decision) -> str:
+    """What the official reads when completing is refused for notices owed: each one, and the two ways on."""
+    owed = [OwedNotice(**n) for n in decision.numbers["owed"]]
+    shown = "; ".join(esc(n.label) for n in owed[:10]) + (f"; and {len(owed) - 10} more" if len(owed) > 10 else "")
+    return (f"Not completed: {len(owed)} notice{'' if len(owed) == 1 else 's'} of the recount "
+            f"{'is' if len(owed) == 1 else 'are'} still owed ({NOTICES_CITATION}): {shown}. Record each on the card "
+            "as it is given, or complete with your reason for completing before they are (it is recorded and "
+            "shown).")
+
+
 def complete_case(services: Services, *, workspace_id: int, case_id: int, actor: str,
-                  actual_cost: Decimal | str | None = None) -> CompletionResult:
-    """Complete the recount once every expected unit is tallied. A requested recount needs its actual cost."""
+                  actual_cost: Decimal | str | None = None, notices_reason: str | None = None) -> CompletionResult:
+    """Complete the recount once every expected unit is tallied. A requested recount needs its actual cost. While a
+    notice under (1) is owed it is refused, unless `notices_reason` says why the official completes anyway
+    (rules.notices_owed: the reading OWED_WITH_REASON, recorded with the completion)."""
     now = services.now()
     with services.db.transaction() as session:
         case = case_for_update(session, case_id, workspace_id)
@@ -162,6 +186,11 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
             amended = amended_contest(original, state)
         except TallyIncomplete as exc:
             raise UserError(f"Not every unit is tallied yet: {esc(str(exc))}") from None
+        if len(" ".join((notices_reason or "").split())) > NOTICES_REASON_LIMIT:
+            raise UserError(f"At most {NOTICES_REASON_LIMIT:,} characters here.", field="notices_reason")
+        notices = notices_before_completion(owed_notices(case), reason=notices_reason)
+        if notices.outcome == "refused":
+            raise UserError(notices_refusal(notices), field="notices_reason")
         requested = case.kind == CaseKind.REQUESTED.value
         cost = None
         if requested:
@@ -185,7 +214,8 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
         settlement = _settle_money(session, case, decision, cost, actor, now) if requested else None
         version = _amended_version(session, case, {u: dict(c) for u, c in amended.votes_by_unit.items()}, actor, now)
 
-        case.completion = {**to_jsonable(decision), "comparison": to_jsonable(comparison)}
+        case.completion = {**to_jsonable(decision), "comparison": to_jsonable(comparison),
+                           "notices_before_completion": notices.as_dict()}
         case.settlement = to_jsonable(settlement) if settlement else None
         case.completed_at, case.completed_by = now, actor
         case.status, case.amended_version_id = CaseStatus.COMPLETED.value, version.id
@@ -204,14 +234,17 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
                             "reversed_in_favor_of_requester": decision.reversed_in_favor_of_requester,
                             "amended_within_margin": decision.amended_within_margin,
                             "settlement": settlement.reason if settlement else None,
-                            "amended_survey_version": version.number, "certificates": list(decision.certificates)},
+                            "amended_survey_version": version.number, "certificates": list(decision.certificates),
+                            "notices": {"outcome": notices.outcome, "reason": notices.reason,
+                                        "reading": notices.reading, "citation": notices.citation}},
                      workspace_id=workspace_id, at=now)
         return _result(case, True, certificates, version.number, tokens)
 
 
 def record_results_notice(services: Services, *, workspace_id: int, case_id: int, given_at: dt.datetime,
                           given_by: str, method: str, actor: str) -> bool:
-    """(6): the governing body was notified of the results. Recording twice changes nothing."""
+    """(6): the governing body was notified of the results. Recording twice changes nothing. When the first notice
+    went before a lot decided a tie (1-13.5-1304), the next one recorded is the amended notice."""
     if not given_by.strip():
         raise UserError("Say who gave the notice of the results.", field="given_by")
     if len(given_by.strip()) > NAME_LIMIT:
@@ -227,7 +260,8 @@ def record_results_notice(services: Services, *, workspace_id: int, case_id: int
         if case.completed_at is None:
             raise UserError("The recount is not complete yet; the results are notified after it is completed.")
         if case.results_notice_at is not None:
-            return False
+            return _record_amended_notice(session, case, given_at=given_at, given_by=given_by.strip(), method=method,
+                                          actor=actor, workspace_id=workspace_id, now=services.now())
         if given_at < case.completed_at - dt.timedelta(minutes=5):
             raise UserError("The results cannot have been notified before the recount was completed.",
                             field="given_at")
@@ -238,114 +272,20 @@ def record_results_notice(services: Services, *, workspace_id: int, case_id: int
         return True
 
 
-# ---------------------------------------------------------------------------- what the card and report show
-@dataclass(frozen=True)
-class CertificateLine:
-    id: int
-    candidate: str
-    votes: int
-    token: str | None  # the link's token when it was just made; None after (only its hash is stored)
-    created_at: dt.datetime
-    expires_at: dt.datetime
-    delivered_at: dt.datetime | None
-    delivered_by: str | None
-    delivery_method: str | None
-    slack_file_id: str | None = None
-
-    @property
-    def delivered(self) -> bool:
-        return self.delivered_at is not None
-
-    def expired(self, now: dt.datetime) -> bool:
-        return now >= self.expires_at
-
-
-@dataclass(frozen=True)
-class Readiness:
-    """Whether the recount can be completed now: counting started, the count set up, every unit tallied."""
-
-    counting_started: bool
-    set_up: bool
-    progress: tuple[int, int] | None  # (units tallied, units expected)
-    missing_units: tuple[str, ...] = ()
-    blocking: tuple[str, ...] = ()  # disagreements on units that do not yet count, as a clerk reads them
-    awaiting_second_entry: tuple[str, ...] = ()
-
-    @property
-    def ready(self) -> bool:
-        return self.counting_started and self.set_up and not self.missing_units
-
-
-@dataclass(frozen=True)
-class CompletionView:
-    """A case's completion as the card, the report and the notices show it. Before completion only `readiness`
-    is set; after it, the decision (rules.completion), the settlement (rules.settlement) and what followed."""
-
-    case_id: int
-    requested: bool
-    readiness: Readiness | None
-    completed_at: dt.datetime | None = None
-    completed_by: str | None = None
-    completion: dict | None = None
-    settlement: dict | None = None
-    amended_version: int | None = None
-    certificates: tuple[CertificateLine, ...] = ()
-    results_notice_at: dt.datetime | None = None
-    results_notice_by: str | None = None
-    results_notice_method: str | None = None
-    settlement_entries: tuple[tuple[str, Decimal, str], ...] = ()  # (kind, amount, memo) written at completion
-    balance_collected: Decimal = ZERO
-
-    @property
-    def completed(self) -> bool:
-        return self.completed_at is not None
-
-    @property
-    def balance_due(self) -> Decimal:
-        return Decimal((self.settlement or {}).get("balance_due") or "0.00")
-
-    @property
-    def balance_outstanding(self) -> Decimal:
-        return max(self.balance_due - self.balance_collected, ZERO)
-
-
-def readiness_of(session: Session, case: RecountCase) -> Readiness:
-    state = tally_state(session, case)
-    if state is None:
-        return Readiness(case.counting_started_at is not None, False, None)
-    blocking = tuple(str(d) for d in state.disagreements if d.unit not in state.counted)
-    return Readiness(case.counting_started_at is not None, True, state.progress, state.missing_units, blocking,
-                     tuple(state.awaiting_second_entry))
-
-
-def certificate_lines(session: Session, case_id: int) -> tuple[CertificateLine, ...]:
-    rows = session.scalars(select(Certificate).where(Certificate.case_id == case_id).order_by(Certificate.id))
-    return tuple(CertificateLine(c.id, c.candidate, c.votes, None, c.created_at, c.expires_at, c.delivered_at,
-                                 c.delivered_by, c.delivery_method, c.slack_file_id) for c in rows)
-
-
-def completion_view_of(session: Session, case: RecountCase) -> CompletionView:
-    requested = case.kind == CaseKind.REQUESTED.value
-    if case.completed_at is None:
-        return CompletionView(case.id, requested, readiness_of(session, case) if case.counting_started_at else None)
-    rows = list(session.scalars(select(LedgerRow).where(LedgerRow.case_id == case.id).order_by(LedgerRow.id)))
-    entries = tuple((r.kind, r.amount, r.memo) for r in rows if (r.details or {}).get("step") == SETTLEMENT_STEP)
-    collected = sum((r.amount for r in rows if r.kind == EntryKind.BALANCE_COLLECTED.value), ZERO)
-    amended = session.get(SurveyVersion, case.amended_version_id) if case.amended_version_id else None
-    return CompletionView(
-        case.id, requested, None, completed_at=case.completed_at, completed_by=case.completed_by,
-        completion=dict(case.completion or {}), settlement=dict(case.settlement) if case.settlement else None,
-        amended_version=amended.number if amended else None, certificates=certificate_lines(session, case.id),
-        results_notice_at=case.results_notice_at, results_notice_by=case.results_notice_by,
-        results_notice_method=case.results_notice_method, settlement_entries=entries, balance_collected=collected)
-
-
-def completion_view(services: Services, case_id: int, *, workspace_id: int) -> CompletionView:
-    with services.db.transaction() as session:
-        case = session.get(RecountCase, case_id)
-        if case is None or case.workspace_id != workspace_id:
-            raise NotFound("That recount case does not exist in this office.")
-        return completion_view_of(session, case)
+def _record_amended_notice(session: Session, case: RecountCase, *, given_at: dt.datetime, given_by: str, method: str,
+                           actor: str, workspace_id: int, now: dt.datetime) -> bool:
+    lot = session.scalar(select(LotDrawing).where(LotDrawing.case_id == case.id).with_for_update())
+    if lot is None or lot.amended_notice_at is not None or case.results_notice_at >= lot.drawn_at:
+        return False
+    if given_at < lot.drawn_at - dt.timedelta(minutes=5):
+        raise UserError("The amended notice gives the result of the lot: it cannot have been given before the lot "
+                        "was drawn.", field="given_at")
+    lot.amended_notice_at, lot.amended_notice_by, lot.amended_notice_method = given_at, given_by, method
+    audit.append(session, actor=actor, action="results.amended_notified", entity="recount_case", entity_id=case.id,
+                 after={"given_at": given_at, "given_by": given_by, "method": method, "winners_of_lot": lot.winners,
+                        "citation": "C.R.S. 1-13.5-1306(6)", "lot_citation": "C.R.S. 1-13.5-1304"},
+                 workspace_id=workspace_id, at=now)
+    return True
 
 
 # ---------------------------------------------------------------------------- (2)(c): a balance due, collected

@@ -9,11 +9,13 @@ from bot.services.case_money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT
 from bot.services.cases import CaseView
 from bot.services.certificates import DELIVERY_METHODS
 from bot.services.completion import RESULTS_NOTICE_METHODS, CertificateLine, CompletionView
+from handlers.blocks.case_card import RECIPIENT_LABEL
 from handlers.blocks.common import context, esc, modal, option, plain, section
 from handlers.blocks.cost_modal import amount_input, text_input
 from handlers.ids import Block, View
 from rules.money import format_money
 from rules.requests import favored_label
+from rules.notices_owed import REASON_LIMIT as NOTICES_REASON_LIMIT
 from rules.statute import cite
 
 
@@ -28,34 +30,73 @@ def _when(block: Block, label: str, now: dt.datetime) -> dict:
             "element": {"type": "datetimepicker", "action_id": block.value, "initial_date_time": int(now.timestamp())}}
 
 
-def complete_modal(case: CaseView) -> dict:
-    """A requested recount: the actual cost, which the settlement turns on."""
-    money = case.money
-    standing = ""
-    if money is not None:
-        determined = format_money(money.cost_determined) if money.cost_determined is not None else "—"
-        standing = (f"\nCost determined before the recount {determined} · paid by the requester "
-                    f"{format_money(money.paid)} · held {format_money(money.held)}")
-    favored = f" in favor of *{esc(favored_label(case.request.in_favor_of))}*" if case.request else ""
-    blocks = [
-        section(f"Complete the recount of *{esc(case.contest)}*, requested{favored}.{standing}"),
-        context(f"Completing writes the amended count as a new version of the survey of returns, makes the "
-                f"certificates of election and settles the requester's money ({cite('(6)')}): a refund of the "
-                f"payment if the result is reversed in the requester's favor or the amended count is within "
-                f"½ of 1% {cite('(2)(d)')}; otherwise the return of what the recount did not use {cite('(2)(f)')} "
-                f"or the balance due on demand {cite('(2)(c)')}. It cannot be undone."),
-        amount_input(Block.COMPLETE_ACTUAL_COST, "Actual cost of the recount ($)", optional=False,
-                     hint="All expenses incurred in the recount (C.R.S. 1-13.5-1306(2)(c)), not the estimate "
-                          "determined before it."),
+def owed_notice_lines(case: CaseView, limit: int = 20) -> list[str]:
+    """The notices of the recount (1) not recorded as given, as the card names them."""
+    owed = [n for n in case.notices if not n.given]
+    lines = [f"• {RECIPIENT_LABEL.get(n.recipient_kind, n.recipient_kind)}: {esc(n.recipient_name)} ({n.citation})"
+             for n in owed[:limit]]
+    if len(owed) > limit:
+        lines.append(f"• and {len(owed) - limit:,} more (see the card)")
+    return lines
+
+
+def _notices_blocks(case: CaseView) -> list[dict]:
+    owed = owed_notice_lines(case)
+    if not owed:
+        return []
+    count = case.notices_outstanding
+    return [
+        section(f":warning: *{count} notice{'' if count == 1 else 's'} of the recount "
+                f"{'is' if count == 1 else 'are'} not recorded as given* ({cite('(1)')}):\n" + "\n".join(owed)),
+        context(f"{cite('(1)')} gives the candidates and committees affected the right to be present during the "
+                "recount, so its notices come before the recount is completed: completing is refused while one is "
+                "owed. Record each notice on the card, or complete anyway with your reason; the reason is recorded "
+                "with the completion (the reading “owed-with-reason”) and shown with its announcement."),
+        text_input(Block.COMPLETE_NOTICES_REASON, "Reason for completing with notices owed", optional=True,
+                   max_length=NOTICES_REASON_LIMIT, multiline=True,
+                   placeholder="e.g. the candidate could not be reached by any means; attempts listed on the card"),
     ]
+
+
+def complete_modal(case: CaseView) -> dict:
+    """Completing: for a requested recount the actual cost, which the settlement turns on; for any recount with
+    notices under (1) still owed, those notices and the reason for completing anyway."""
+    blocks = []
+    if case.requested:
+        money = case.money
+        standing = ""
+        if money is not None:
+            determined = format_money(money.cost_determined) if money.cost_determined is not None else "—"
+            standing = (f"\nCost determined before the recount {determined} · paid by the requester "
+                        f"{format_money(money.paid)} · held {format_money(money.held)}")
+        favored = f" in favor of *{esc(favored_label(case.request.in_favor_of))}*" if case.request else ""
+        blocks += [
+            section(f"Complete the recount of *{esc(case.contest)}*, requested{favored}.{standing}"),
+            context(f"Completing writes the amended count as a new version of the survey of returns, makes the "
+                    f"certificates of election and settles the requester's money ({cite('(6)')}): a refund of the "
+                    f"payment if the result is reversed in the requester's favor or the amended count is within "
+                    f"½ of 1% {cite('(2)(d)')}; otherwise the return of what the recount did not use "
+                    f"{cite('(2)(f)')} or the balance due on demand {cite('(2)(c)')}. It cannot be undone."),
+            amount_input(Block.COMPLETE_ACTUAL_COST, "Actual cost of the recount ($)", optional=False,
+                         hint="All expenses incurred in the recount (C.R.S. 1-13.5-1306(2)(c)), not the estimate "
+                              "determined before it."),
+        ]
+    else:
+        blocks += [
+            section(f"Complete the automatic recount of *{esc(case.contest)}* ({cite('(1)')})."),
+            context(f"Completing writes the amended count as a new version of the survey of returns and makes the "
+                    f"certificates of election ({cite('(6)')}). It cannot be undone."),
+        ]
+    blocks += _notices_blocks(case)
     return modal("Complete the recount", blocks, callback_id=View.COMPLETE.value, submit="Complete",
                  private_metadata=json.dumps({"case_id": case.id}))
 
 
 def results_notice_modal(case: CaseView, view: CompletionView, *, now: dt.datetime) -> dict:
     body = (view.completion or {}).get("notice_of_results_to") or case.governing_body
+    amended = "Amended notice (with the lot that decided the tie)" if view.amended_notice_owed else "Notice"
     blocks = [
-        section(f"Notice of the results of the recount of *{esc(case.contest)}* to *{esc(body)}*."),
+        section(f"{amended} of the results of the recount of *{esc(case.contest)}* to *{esc(body)}*."),
         context(f"{cite('(6)')}: after the recount the designated election official notifies the governing body "
                 "of the local government of its results. The notice to send is in the case's thread."),
         text_input(Block.RESULTS_GIVEN_BY, "Given by", optional=False, max_length=NAME_LIMIT,

@@ -9,6 +9,7 @@ from bot.services.cases import CaseView
 from bot.services.completion import CertificateLine, CompletionView
 from bot.slack_text import mention
 from handlers.blocks.common import button, context, denver, esc, fields_section, section
+from handlers.blocks.lot_report import amended_notice_line, lot_card_lines, notices_override_text
 from handlers.ids import Action
 from rules.duties import DutyKind
 from rules.money import format_money
@@ -55,10 +56,14 @@ def elected_text(completion: dict) -> str:
 
 def _complete_button(case: CaseView) -> dict:
     confirm = None
-    if not case.requested:  # a requested recount asks its actual cost in a modal first
+    # A requested recount asks its actual cost in a modal first; notices owed (1) are listed in that modal too.
+    if not case.requested and not case.notices_outstanding:
+        given = len(case.notices)
+        notices = (f"All {given} notice{'' if given == 1 else 's'} of the recount {'is' if given == 1 else 'are'} "
+                   f"recorded as given ({cite('(1)')}). " if given else "")
         confirm = {"title": {"type": "plain_text", "text": "Complete the recount?"},
-                   "text": {"type": "mrkdwn", "text": "The amended count becomes a new version of the survey of "
-                                                     "returns and the certificates of election are made "
+                   "text": {"type": "mrkdwn", "text": notices + "The amended count becomes a new version of the "
+                                                     "survey of returns and the certificates of election are made "
                                                      f"({cite('(6)')}). This cannot be undone."},
                    "confirm": {"type": "plain_text", "text": "Complete"},
                    "deny": {"type": "plain_text", "text": "Not yet"}}
@@ -76,6 +81,10 @@ def _before(case: CaseView, view: CompletionView) -> list[dict]:
                 f"number of votes, the certificates of election and the notice of the results ({cite('(6)')})"
                 + (", and the settlement of the requester's money (C.R.S. 1-13.5-1306(2)(c), (d), (f))."
                    if case.requested else ".")),
+        *([context(f":warning: {case.notices_outstanding} notice{'' if case.notices_outstanding == 1 else 's'} of "
+                   f"the recount not yet recorded as given ({cite('(1)')}): completing is refused until each is "
+                   "recorded above, or done with your reason for completing without them.")]
+          if case.notices_outstanding else []),
         {"type": "actions", "elements": [_complete_button(case)]},
     ]
 
@@ -167,6 +176,9 @@ def _after(case: CaseView, view: CompletionView) -> list[dict]:
         fields.append(f"*Survey of returns*\nversion {view.amended_version}, amended by the recount")
     blocks = [section(f":white_check_mark: *Recount completed* — {esc(completion.get('reason', ''))}"),
               fields_section(fields[:10])]
+    override = notices_override_text(completion)
+    if override:
+        blocks.append(section(override))
     if view.results_notice_at is not None:
         body = esc(completion.get("notice_of_results_to", ""))
         blocks.append(section(f":white_check_mark: *Results notified* to {body}"
@@ -180,11 +192,21 @@ def _after(case: CaseView, view: CompletionView) -> list[dict]:
         blocks.append(section(certificate_line(certificate)))
     if completion.get("kind") == "question":
         blocks.append(context(f"A ballot question elects no one: no certificate of election ({cite('(6)')})."))
-    elif completion.get("tie_for_last_seat"):
-        blocks.append(context(f"The certificate for the tied seat is withheld until the canvass board draws the lot "
-                              f"({TIE_BY_LOT_CITATION})."))
+    elif view.lot_owed:
+        blocks.append(section(f":game_die: *A tie for the last seat is left to the lot* ({TIE_BY_LOT_CITATION}): "
+                              f"{esc(names(completion.get('tied_for_last_seat') or []))}. The certificate for the "
+                              "tied seat is withheld until the canvass board draws the lot; record the drawing here.",
+                              accessory=button("Record the lot", Action.RECORD_LOT.value, str(case.id),
+                                               style="primary")))
+    elif view.lot is not None:
+        blocks.append(section("\n".join(lot_card_lines(view.lot))))
+        if view.results_notice_at is not None and view.results_notice_at < view.lot.drawn_at:
+            blocks.append(section(amended_notice_line(view, completion.get("notice_of_results_to", ""))))
     blocks += still_owed(case)
     elements = []
+    if view.amended_notice_owed:
+        elements.append(button("Record amended notice", Action.RECORD_RESULTS_NOTICE.value, str(case.id),
+                               style="primary"))
     for certificate in view.certificates[:20]:
         elements.append(button(f"New link: {certificate.candidate}", Action.NEW_CERTIFICATE_LINK.value,
                                str(certificate.id)))

@@ -18,6 +18,7 @@ from bot.slack_text import mention
 from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, SECTION_TEXT_LIMIT, context, day, denver, esc, section
 from handlers.blocks.completion_section import OUTCOME_LABEL, elected_text, names, ranked_totals
 from handlers.blocks.cost_notice import FENCE, SIGNATURE_PLACEHOLDER, _chunks, _long_day
+from handlers.blocks.lot_report import notices_override_text
 from rules.calendar import DENVER
 from rules.money import format_money
 from rules.statute import TIE_BY_LOT_CITATION, cite
@@ -164,7 +165,7 @@ def report_blocks(case: CaseView, view: CompletionView) -> list[dict]:
         section(_outcome_text(completion)),
     ]
     for text in (_reversal_text(completion), _margin_text(completion), _tie_text(completion),
-                 _settlement_text(case, view)):
+                 _settlement_text(case, view), notices_override_text(completion)):
         if text:
             blocks.append(section(text))
     if view.amended_version:
@@ -186,6 +187,7 @@ def results_notice_letter(case: CaseView, view: CompletionView, *, today: dt.dat
     rows = ranked_totals(completion)
     width = max([len(c) for c, _, _ in rows] + [6])
     table = [f"    {c:<{width}}  {after:>9,} votes (survey of returns: {before:,})" for c, before, after in rows]
+    amended = "Amended notice: " if view.lot is not None else ""
     lines = [
         case.local_government,
         "Office of the Designated Election Official",
@@ -194,7 +196,7 @@ def results_notice_letter(case: CaseView, view: CompletionView, *, today: dt.dat
         "",
         f"To: {body}",
         "",
-        f"Re: Results of the recount - {case.contest}, {case.election} of {_long_day(case.election_date)} "
+        f"Re: {amended}Results of the recount - {case.contest}, {case.election} of {_long_day(case.election_date)} "
         f"(recount case #{case.id})",
         "",
         f"Under {cite('(6)')} I notify you of the results of the recount of the votes cast for {case.contest}, "
@@ -223,6 +225,16 @@ def results_notice_letter(case: CaseView, view: CompletionView, *, today: dt.dat
             seat = "seat" if completion.get("seats_by_lot") == 1 else "seats"
             lines.append(f"{names(tied)} are tied for the last {seat}; under {TIE_BY_LOT_CITATION} the tie is "
                          "decided by lot by the canvass board.")
+            lot = view.lot
+            if lot is not None:
+                others = [c for c in lot.tied if c not in lot.winners]
+                lines += ["", f"The lot was drawn on {_long_day(lot.drawn_at.astimezone(DENVER).date())} at "
+                              f"{lot.drawn_at.astimezone(DENVER):%-I:%M %p} at {lot.place}, by {lot.conducted_by}, "
+                              f"witnessed by {' '.join(lot.witnesses.split())}, by {lot.method}"
+                              + (f" ({' '.join(lot.method_details.split())})" if lot.method_details else "")
+                              + f". {names(lot.winners)} {'wins' if len(lot.winners) == 1 else 'win'} the lot over "
+                              f"{names(others)} and {'is' if len(lot.winners) == 1 else 'are'} elected "
+                              f"({TIE_BY_LOT_CITATION})."]
     if completion.get("outcome_changed"):
         lines.append(f"The recount changed the result of the election (before the recount: "
                      f"{names(completion.get('winners_before') or [])}).")
@@ -263,8 +275,14 @@ def results_notice_blocks(case: CaseView, view: CompletionView, letter: str) -> 
     room = SECTION_TEXT_LIMIT - 2 * len(FENCE) - 2
     pieces = [esc(piece) for piece in _chunks(letter, room)]
     body = esc((view.completion or {}).get("notice_of_results_to") or case.governing_body)
-    blocks = [section(f":envelope: *Notice of the results, ready to send* to {body} ({cite('(6)')}). Copy it into an "
-                      "email or onto letterhead, sign it and send it; then press *Record results notice* on the card.")]
+    if view.lot is not None:
+        blocks = [section(f":envelope: *Amended notice of the results, ready to send* to {body} ({cite('(6)')}, "
+                          f"{TIE_BY_LOT_CITATION}): the results with the lot that decided the tie. Sign it and send "
+                          "it; then record it on the card.")]
+    else:
+        blocks = [section(f":envelope: *Notice of the results, ready to send* to {body} ({cite('(6)')}). Copy it "
+                          "into an email or onto letterhead, sign it and send it; then press *Record results notice* "
+                          "on the card.")]
     blocks += [section(f"{FENCE}\n{piece}\n{FENCE}") for piece in pieces]
     if len(pieces) > 1:
         blocks.append(context(f"The letter is in {len(pieces)} parts above (Slack's limit per block)."))
@@ -273,6 +291,9 @@ def results_notice_blocks(case: CaseView, view: CompletionView, letter: str) -> 
 
 def results_notice_text(case: CaseView, view: CompletionView) -> str:
     body = (view.completion or {}).get("notice_of_results_to") or case.governing_body
+    if view.lot is not None:
+        return (f"Amended notice of the results of the recount of {esc(case.contest)} to {esc(body)}, with the lot, "
+                f"ready to send ({cite('(6)')})")
     return f"Notice of the results of the recount of {esc(case.contest)} to {esc(body)}, ready to send ({cite('(6)')})"
 
 

@@ -2,7 +2,7 @@
 from storage.models.audit import AuditEntry, AuditHead, ProcessedDelivery
 from storage.models.base import Base
 from storage.models.delivery import OutboxMessage, OutboxStatus, Reminder, ReminderStatus
-from storage.models.conduct import AssistantRow, Certificate, EvidenceDemand, TallySheetRow
+from storage.models.conduct import AssistantRow, Certificate, EvidenceDemand, LotDrawing, TallySheetRow
 from storage.models.election import Choice, Contest, Election, IssueCommittee, SurveyVersion, VoteCount
 from storage.models.office import CandidateUser, LocalGovernment, Membership, Role, Workspace
 from storage.models.requests import CostNotice, LedgerRow, RecountRequestRow, RequestStatus
@@ -11,5 +11,5 @@ from storage.models.recount import CaseDeadline, CaseKind, CaseStatus, Notice, R
 __all__ = [
     "AuditEntry", "AuditHead", "Base", "CandidateUser", "CaseDeadline", "CaseKind", "CaseStatus", "Choice", "Contest", "Election",
     "IssueCommittee", "LocalGovernment", "Membership", "Notice", "ProcessedDelivery", "RecipientKind",
-    "RecountCase", "Role", "OutboxMessage", "OutboxStatus", "Reminder", "ReminderStatus", "AssistantRow", "Certificate", "EvidenceDemand", "TallySheetRow", "CostNotice", "LedgerRow", "RecountRequestRow", "RequestStatus", "SurveyVersion", "VoteCount", "Workspace",
+    "RecountCase", "Role", "OutboxMessage", "OutboxStatus", "Reminder", "ReminderStatus", "AssistantRow", "Certificate", "EvidenceDemand", "LotDrawing", "TallySheetRow", "CostNotice", "LedgerRow", "RecountRequestRow", "RequestStatus", "SurveyVersion", "VoteCount", "Workspace",
 ]

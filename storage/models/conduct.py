@@ -101,3 +101,30 @@ def link_token_sha256(token: str) -> str:
     """What is stored of a link token, and what a link's token is looked up by. A plain hash suffices: the token
     is 256 random bits, so there is nothing to guess and no need for a salt or a slow hash."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class LotDrawing(Base):
+    """1-13.5-1304: the drawing of lots for a tie the completed recount did not break, as the official recorded it.
+    One per case (the unique case_id): a double click or a retry finds the first and records nothing more."""
+
+    __tablename__ = "lot_drawings"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"), unique=True)
+    drawn_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    place: Mapped[str] = mapped_column(String(300))
+    conducted_by: Mapped[str] = mapped_column(Text)  # who drew it: the canvass board, by name
+    witnesses: Mapped[str] = mapped_column(Text)
+    method: Mapped[str] = mapped_column(String(64))  # rules.lot.LotMethod
+    method_details: Mapped[str | None] = mapped_column(Text, default=None)
+    tied: Mapped[list] = mapped_column()
+    winners: Mapped[list] = mapped_column()
+    # Each tied candidate's notice of the drawing: [{"candidate", "given_at", "method"}].
+    candidate_notices: Mapped[list] = mapped_column()
+    decision: Mapped[dict] = mapped_column()  # rules.lot.LotDecision, JSON-ready
+    recorded_by: Mapped[str] = mapped_column(String(64))
+    recorded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
+    # (6): the amended notice of the results to the governing body, owed when the first notice went before the lot.
+    amended_notice_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
+    amended_notice_by: Mapped[str | None] = mapped_column(String(200), default=None)
+    amended_notice_method: Mapped[str | None] = mapped_column(String(64), default=None)

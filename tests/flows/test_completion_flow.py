@@ -472,7 +472,8 @@ def test_the_case_record_can_be_shared_in_the_channel(harness) -> None:
 
 
 # ================================================================ automatic recounts (1): no money, a tie, a question
-def automatic_card(harness, contest: str) -> tuple[int, dict]:
+def automatic_card(harness, contest: str, *, give_notices: bool = True) -> tuple[int, dict]:
+    """An automatic recount (1) counting on paper by precinct; every notice under (1) given unless told not to."""
     load_example(harness)
     harness.command("check")
     [card] = [m for m in harness.posted() if m["text"].startswith("Automatic recount") and contest in m["text"]]
@@ -480,6 +481,10 @@ def automatic_card(harness, contest: str) -> tuple[int, dict]:
     workspace_id = access.resolve_member(services, TEAM, OFFICIAL).workspace_id
     with services.db.transaction() as s:
         case_id = s.scalar(select(RecountCase.id).join(Contest).where(Contest.name == contest))
+        notice_ids = s.scalars(select(Notice.id).where(Notice.case_id == case_id)).all()
+    for notice_id in notice_ids if give_notices else ():
+        cases.record_notice(services, workspace_id=workspace_id, notice_id=notice_id, given_by="Dana Clerk",
+                            method="email", given_at=services.now(), details=None, actor=OFFICIAL)
     assert start_counting(services, workspace_id=workspace_id, case_id=case_id, actor=OFFICIAL)
     set_up_count(services, workspace_id=workspace_id, case_id=case_id, method="paper", units=None,
                  double_entry=False, actor=OFFICIAL)

@@ -162,6 +162,7 @@ def test_an_automatic_recount_on_voting_machines_with_double_entry(services) -> 
     sheet("T-2", "M-02", 2131, 2128, "U0A", 1)
     done = sheet("T-2", "M-02", 2131, 2128, "U0B", 2).state
     assert done.complete
+    _give_all_notices(services, case_id)  # (1): notices before completion (tests/storage/test_lot_services.py)
     result = complete_case(services, workspace_id=services.workspace_id, case_id=case_id, actor=DEO)
     assert result.settlement is None and result.certificates == ()  # a question: no certificate
     assert result.completion["amended_totals"] == {"Yes": 4339, "No": 4318}

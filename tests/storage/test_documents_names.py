@@ -27,6 +27,7 @@ from bot.services.tally_setup import set_up_count
 from bot.services.tally_sheets import enter_sheet
 from rules.returns import parse_returns
 from storage.models import AuditEntry, Certificate, RecountCase, SurveyVersion
+from tests.support.notices import give_all_notices
 
 TEAM, DEO = "T0SCRIPTS", "U0OFFICIAL"
 WORLD = "Front Range Library District - Trustee"
@@ -55,6 +56,7 @@ def counted(services, contest: str, counts: dict[str, int]) -> int:
     """The automatic recount (1) of `contest`, counted on paper: `counts` is the one precinct's sheet."""
     outcome = check(services, team_id=TEAM, actor=DEO, settings=OfficeSettings())
     case_id = next(v.case_id for v in outcome.verdicts if v.decision.contest == contest)
+    give_all_notices(services, workspace_id=services.workspace_id, case_id=case_id, actor=DEO)  # (1)
     assert start_counting(services, workspace_id=services.workspace_id, case_id=case_id, actor=DEO)
     set_up_count(services, workspace_id=services.workspace_id, case_id=case_id, method="paper", units=None,
                  double_entry=False, actor=DEO)

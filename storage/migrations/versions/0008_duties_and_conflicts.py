@@ -16,7 +16,7 @@ from alembic import op
 
 
 revision = '0008'
-down_revision = '0006'
+down_revision = '0007'
 branch_labels = None
 depends_on = None
 
