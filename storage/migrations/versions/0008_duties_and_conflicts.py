@@ -1,7 +1,7 @@
 """the money handed back after a recount; the office's roster of candidates
 
 Revision ID: 0008
-Revises: 0006
+Revises: 0007
 Create Date: 2026-12-03 16:30:00
 
 - `recount_cases.money_returned_*`: the refund (2)(d) or the unused deposit (2)(f) handed back to the requester,
