@@ -7,7 +7,7 @@ from handlers.registry import Registry
 def build_registry() -> Registry:
     from handlers import approvals, commands, notices, requests, returns
     from handlers import canvass, cost, cost_notice, counting, home, payments
-    from handlers import certificates, completion
+    from handlers import certificates, completion, observers
     from handlers import assistants, evidence, tally_disagreement, tally_setup, tally_sheets
 
     registry = Registry()
@@ -23,6 +23,7 @@ def build_registry() -> Registry:
     canvass.register(registry)
     completion.register(registry)
     certificates.register(registry)
+    observers.register(registry)
     tally_setup.register(registry)
     tally_sheets.register(registry)
     tally_disagreement.register(registry)

@@ -13,6 +13,7 @@ from bot.services.completion import CompletionView, completion_view_of
 from bot.services.conduct import ConductView, conduct_view
 from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
+from bot.services.observer_links import LinkLine, links_of
 from bot.slack_text import echo
 from rules.decision import Decision
 from storage import audit
@@ -102,6 +103,7 @@ class CaseView:
     counting_started_by: str | None = None
     completion: CompletionView | None = None  # (6): readiness to complete, then the completion and what followed
     conduct: ConductView | None = None  # (3)-(5): assistants, evidence and survey versions, the tally
+    observers: tuple[LinkLine, ...] = ()  # (1): the observers' links not revoked, newest first
 
     @property
     def requested(self) -> bool:
@@ -156,6 +158,7 @@ def _view(session: Session, case: RecountCase) -> CaseView:
         counting_started_at=case.counting_started_at, counting_started_by=case.counting_started_by,
         completion=completion_view_of(session, case),
         conduct=conduct_view(session, case),
+        observers=tuple(link for link in links_of(session, case.id) if link.revoked_at is None),
     )
 
 

@@ -4,12 +4,13 @@ from storage.models.base import Base
 from storage.models.delivery import OutboxMessage, OutboxStatus, Reminder, ReminderStatus
 from storage.models.conduct import AssistantRow, Certificate, EvidenceDemand, TallySheetRow
 from storage.models.election import Choice, Contest, Election, IssueCommittee, SurveyVersion, VoteCount
+from storage.models.observers import ObserverLink
 from storage.models.office import LocalGovernment, Membership, Role, Workspace
 from storage.models.requests import CostNotice, LedgerRow, RecountRequestRow, RequestStatus
 from storage.models.recount import CaseDeadline, CaseKind, CaseStatus, Notice, RecipientKind, RecountCase
 
 __all__ = [
     "AuditEntry", "AuditHead", "Base", "CaseDeadline", "CaseKind", "CaseStatus", "Choice", "Contest", "Election",
-    "IssueCommittee", "LocalGovernment", "Membership", "Notice", "ProcessedDelivery", "RecipientKind",
+    "IssueCommittee", "LocalGovernment", "Membership", "Notice", "ObserverLink", "ProcessedDelivery", "RecipientKind",
     "RecountCase", "Role", "OutboxMessage", "OutboxStatus", "Reminder", "ReminderStatus", "AssistantRow", "Certificate", "EvidenceDemand", "TallySheetRow", "CostNotice", "LedgerRow", "RecountRequestRow", "RequestStatus", "SurveyVersion", "VoteCount", "Workspace",
 ]
