@@ -21,8 +21,8 @@ from storage import audit
 from storage.models import ObserverLink, RecountCase
 
 OBSERVE_PATH = "/observe/"
-# Long enough to follow a recount from its start to the certificates and past the 10 days an election contest
-# may be filed in after it concludes (1-13.5-1403); revocable at any time before.
+# Long enough to follow a recount from its start to the certificates and through the election contest window
+# after it (1-13.5-1403, as the reminders count it); revocable at any time before.
 LINK_LIFETIME = dt.timedelta(days=30)
 # A second click of "Share observers' link" by the same person within this time is the same click: no new link.
 SHARE_GRACE = dt.timedelta(minutes=1)

@@ -1,6 +1,6 @@
-"""The observers' page of a recount (C.R.S. 1-13.5-1306(1): affected candidates and issue committees "may be
-present during and observe the recount"), read-only and for people without a Slack account. The links themselves
-(made, revoked, hashed) are bot.services.observer_links; the HTTP side is bot.observers_http.
+"""The observers' page of a recount (C.R.S. 1-13.5-1306(1): "An affected candidate or issue committee is
+allowed to be present during and observe the recount"), read-only and for people without a Slack account. The
+links themselves (made, revoked, hashed) are bot.services.observer_links; the HTTP side is bot.observers_http.
 
 What the page shows (`observer_state`) is read through the same service-layer queries as the case card
 (bot.services.cases), in one read: the status, the tally as it proceeds (bot.services.tally), the result and the

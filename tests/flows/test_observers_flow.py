@@ -8,8 +8,9 @@ import re
 from sqlalchemy import select
 
 from storage.models import AuditEntry
+from tests.flows.hostile_support import ESCAPED_MARK, MARK, hostile_office, walk_everything
 from tests.flows.test_conduct_flow import card_text, current, issue_card, start_counting, thread_texts
-from tests.support.slack_app import OFFICIAL, STAFF, VIEWER
+from tests.support.slack_app import OFFICIAL, STAFF, VIEWER, text_of
 
 LINK = re.compile(r"<(https?://[^/|>]+)(/observe/[A-Za-z0-9_-]{43})\|")
 
@@ -71,3 +72,17 @@ def test_staff_share_a_link_only_they_see_and_revoke_it_from_the_card(harness) -
     assert "No observers' link shared yet." in card_text(harness, card)
     assert [a for a, _ in audited(harness)] == ["observers.link_made", "observers.page_viewed",
                                                 "observers.link_revoked"]
+
+
+def test_sharing_and_revoking_on_a_hostile_case_sends_nothing_unescaped(harness) -> None:
+    hostile_office(harness)
+    harness.command("check")
+    card = next(m for m in harness.posted() if m["text"].startswith("Automatic recount") and ESCAPED_MARK in m["text"])
+    harness.click(card, "observers.share", user=STAFF)
+    [(_, path)] = LINK.findall(harness.slack.calls_to("response_url")[-1].args["text"])
+    page = harness.get(path).body.decode()
+    assert MARK not in page and "&lt;!channel&gt;" in page  # the page escapes for HTML, as Slack text for Slack
+    harness.click(current(harness, card), "observers.revoke", user=STAFF, value="1")
+    assert "is revoked" in text_of(harness.slack.calls_to("response_url")[-1].args)
+    walk = walk_everything(harness)  # the cards, thread posts and answers with the links, hostile names around
+    assert walk.calls["response_url"] >= 2
