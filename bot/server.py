@@ -7,6 +7,9 @@
     GET  /certificates/<token>
                          a certificate of election (C.R.S. 1-13.5-1306(6)) as a PDF while its link is valid;
                          410 Gone once it expired (ask for a new link), 404 for a token it never made
+    GET  /observe/<token>[/state.json | /certificates/<id>]
+                         the observers' page of a recount (C.R.S. 1-13.5-1306(1)), its live state and its
+                         certificates (bot/observers_http.py); 410 once revoked or expired, 404 otherwise
 
 HEAD is answered with the headers GET would send and no body (waitress sends whatever the app returns, and
 a body after a HEAD answer is read by the client as the start of the next response on a kept-alive
@@ -52,23 +55,28 @@ def settle_process() -> None:
 
 
 CERTIFICATES_PREFIX = "/certificates/"
+OBSERVE_PREFIX = "/observe/"
 EXPIRED_TEXT = (b"This certificate link has expired. Ask the election office for a new link "
                 b"(in Slack: the case card, New link).\n")
 
 
 class WebApp:
-    """A small WSGI router: the Slack endpoint, the health check, certificate links.
+    """A small WSGI router: the Slack endpoint, the health check, certificate links, observers' pages.
 
-    `clock` decides when a certificate link has expired (tests pass their own)."""
+    `clock` decides when a certificate or observers' link has expired (tests pass their own); `observer_poll_ms`
+    is how often an open observers' page asks whether anything changed."""
 
     def __init__(self, app: App, db: Database, *, clock: Callable[[], dt.datetime] | None = None,
-                 signing_secret: str | None = None) -> None:
+                 signing_secret: str | None = None, observer_poll_ms: int | None = None) -> None:
+        from bot.observers_http import POLL_MS, ObserversEndpoint
+
         # The secret Bolt verifies with, unless given: the gate and Bolt must agree on it. A missing one is an
         # error here (Gate), never an endpoint that lets unsigned requests through.
         self.slack = SlackEndpoint(app, signing_secret if signing_secret is not None
                                    else getattr(app, "_signing_secret", ""))
         self.db = db
         self.clock = clock or utcnow
+        self.observers = ObserversEndpoint(db, lambda: self.clock(), poll_ms=observer_poll_ms or POLL_MS)
 
     def healthz(self, start_response) -> Iterable[bytes]:
         try:
@@ -125,6 +133,8 @@ class WebApp:
             return self.healthz(start_response)
         if path.startswith(CERTIFICATES_PREFIX) and "/" not in path[len(CERTIFICATES_PREFIX):]:
             return self.certificate(path[len(CERTIFICATES_PREFIX):], method, start_response)
+        if path.startswith(OBSERVE_PREFIX):
+            return self.observers(environ, start_response)
         if path == EVENTS_PATH:
             if method != "POST":
                 start_response("405 Method Not Allowed", [("Allow", "POST"), ("Content-Length", "0")])

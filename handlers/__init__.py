@@ -7,7 +7,7 @@ from handlers.registry import Registry
 def build_registry() -> Registry:
     from handlers import approvals, commands, notices, requests, returns
     from handlers import canvass, cost, cost_notice, counting, home, payments
-    from handlers import certificates, completion, lot, money_returned
+    from handlers import certificates, completion, lot, money_returned, observers
     from handlers import assistants, evidence, tally_disagreement, tally_setup, tally_sheets
 
     registry = Registry()
@@ -25,6 +25,7 @@ def build_registry() -> Registry:
     certificates.register(registry)
     money_returned.register(registry)
     lot.register(registry)
+    observers.register(registry)
     tally_setup.register(registry)
     tally_sheets.register(registry)
     tally_disagreement.register(registry)

@@ -32,6 +32,9 @@ class Action(str, enum.Enum):
     ASSISTANTS = "assistants.open"
     DEMAND_EVIDENCE = "evidence.demand"
     RECORD_PRODUCTION = "evidence.production"  # value: the demand's id
+    # --- observers (handlers/observers.py): (1) ---
+    SHARE_OBSERVER_LINK = "observers.share"  # the card (value: case): a read-only link, shown only to the clicker
+    REVOKE_OBSERVER_LINK = "observers.revoke"  # the card (value: the link's id)
     # --- returns from a file (handlers/returns_upload.py) ---
     RETURNS_UPLOAD_OPEN = "returns.upload_open"  # step 1 of /recount returns: switch to uploading a file
 

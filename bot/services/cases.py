@@ -15,6 +15,7 @@ from bot.services.conflicts import case_conflicts
 from bot.services.context import Services
 from bot.services.duties import duties_of_case
 from bot.services.errors import NotFound, UserError
+from bot.services.observer_links import LinkLine, links_of
 from bot.slack_text import echo
 from rules.conflicts import Conflicted
 from rules.decision import Decision
@@ -109,6 +110,7 @@ class CaseView:
     duties: tuple[Duty, ...] = ()  # what is still owed (rules.duties), as App Home and the reminders list it
     conflicts: tuple[Conflicted, ...] = ()  # candidates in the contest and the requester (rules.conflicts)
     money_returned: tuple[dt.datetime, str, str, str] | None = None  # (2)(d)/(f): when, by whom, how, reference
+    observers: tuple[LinkLine, ...] = ()  # (1): the observers' links not revoked, newest first
 
     @property
     def requested(self) -> bool:
@@ -166,6 +168,7 @@ def _view(session: Session, case: RecountCase) -> CaseView:
         duties=duties_of_case(session, case), conflicts=case_conflicts(session, case),
         money_returned=(case.money_returned_at, case.money_returned_by or "", case.money_returned_method or "",
                         case.money_returned_reference or "") if case.money_returned_at else None,
+        observers=tuple(link for link in links_of(session, case.id) if link.revoked_at is None),
     )
 
 

@@ -1,4 +1,4 @@
-"""The recount case's card: deadline, notices owed under (1) with buttons, observers' right."""
+"""The recount case's card: deadline, notices owed under (1) with buttons, observers' right and links."""
 from __future__ import annotations
 
 from bot.services.cases import CaseView, NoticeView
@@ -9,6 +9,7 @@ from handlers.blocks.common import (
 from handlers.blocks.completion_section import completion_section
 from handlers.blocks.conflicts import conflict_blocks
 from handlers.blocks.conduct_section import conduct_section
+from handlers.blocks.observers_section import observers_section
 from handlers.blocks.requested_case import action_buttons, checklist_block, money_blocks, request_fields
 from handlers.ids import Action
 
@@ -116,7 +117,7 @@ def case_card(case: CaseView) -> list[dict]:
         section(f"*Notices owed under C.R.S. 1-13.5-1306{subsection}* — {given} of {len(case.notices)} given. "
                 "Notice must be given by any means reasonably expected to notify."),
     ]
-    room = MESSAGE_BLOCKS_LIMIT - len(blocks) - 4
+    room = MESSAGE_BLOCKS_LIMIT - len(blocks) - 5  # below: up to 2 notes, the observers (2), the case line
     outstanding = [n for n in case.notices if not n.given]
     done = [n for n in case.notices if n.given]
     # Outstanding notices keep their buttons; if there are too many to show, given ones are summarised.
@@ -125,7 +126,7 @@ def case_card(case: CaseView) -> list[dict]:
     if len(outstanding) > len(shown):
         blocks.append(context(f"{len(outstanding) - len(shown)} more outstanding notices do not fit in one Slack "
                               "message; they are listed in the case's thread."))
-    space = MESSAGE_BLOCKS_LIMIT - len(blocks) - 3
+    space = MESSAGE_BLOCKS_LIMIT - len(blocks) - 4
     if done and space >= len(done):
         blocks += [notice_block(n) for n in done]
     elif done:
@@ -133,8 +134,7 @@ def case_card(case: CaseView) -> list[dict]:
     if case.contest_kind == "question" and not any(n.recipient_kind == "issue_committee" for n in case.notices):
         blocks.append(section(":warning: No issue committee is recorded for this ballot question. Any committee "
                               "affected by the result is owed notice: add it with `/recount committee`."))
-    blocks.append(context("Affected candidates and issue committees may be present during and observe the recount "
-                          "(C.R.S. 1-13.5-1306(1))."))
+    blocks += observers_section(case)
     blocks.append(context(f"Case #{case.id} · opened {denver(case.opened_at)} by {mention(case.opened_by)} · survey of "
                           f"returns version {case.survey_version}"))
     return blocks[:MESSAGE_BLOCKS_LIMIT]

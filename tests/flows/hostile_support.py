@@ -64,11 +64,12 @@ class Walk:
 
 class Allowed:
     """What the bot may make: mentions of the workspace's people, links to its channels, Slack's permalinks
-    and the bot's own certificate links."""
+    and the bot's own certificate and observers' links."""
 
     def __init__(self, users: set[str], channels: set[str], team_domain: str) -> None:
         self.users, self.channels = users, channels
-        self.links = (f"https://{team_domain}.slack.com/", public_base_url().rstrip("/") + "/certificates/")
+        base = public_base_url().rstrip("/")
+        self.links = (f"https://{team_domain}.slack.com/", base + "/certificates/", base + "/observe/")
 
     def sequence(self, inner: str) -> bool:
         target = inner.partition("|")[0]

@@ -59,7 +59,7 @@ class Reply:
 
 
 class SlackHarness:
-    def __init__(self, db: Database, *, clock: Clock | None = None) -> None:
+    def __init__(self, db: Database, *, clock: Clock | None = None, observer_poll_ms: int | None = None) -> None:
         self.db = db
         self.clock = clock or Clock(dt.datetime(2026, 11, 6, 16, 0, tzinfo=dt.timezone.utc))
         self.slack = SlackStandIn(users=USERS, channels=[{"id": CHANNEL, "name": "elections"}],
@@ -67,7 +67,8 @@ class SlackHarness:
         self.services = Services(db, clock=self.clock)
         self.app = build_app(services=self.services, bot_token="xoxb-test-token", signing_secret=SIGNING_SECRET,
                              api_base_url=self.slack.base_url)
-        self.server = RunningServer(WebApp(self.app, db)).start()
+        # The server judges links (certificates, observers' pages) by the services' clock, as `serve` does.
+        self.server = RunningServer(WebApp(self.app, db, clock=self.clock, observer_poll_ms=observer_poll_ms)).start()
         self.signer = SignatureVerifier(SIGNING_SECRET)
         # Card edits and thread posts go through the outbox: deliver them as the server's worker thread
         # would. Reminders are left out here (tests/storage/test_worker.py drives them with the clock).
