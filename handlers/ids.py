@@ -162,6 +162,7 @@ class Block(str, enum.Enum):
     TALLY_METHOD = "tally.method"
     TALLY_UNITS = "tally.units"
     TALLY_DOUBLE_ENTRY = "tally.double_entry"
+    TALLY_ELECTION_SHEETS = "tally.election_sheets"  # the sheets used at the election: never a recount sheet
     # (5): one tally sheet. The case select redraws the form (dispatch_action); the unit and the counts carry
     # the case id ("tally.unit.<case>", "tally.count.<case>.<choice position>") so Slack does not carry a
     # value chosen for one case over to the next.

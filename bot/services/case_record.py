@@ -103,6 +103,7 @@ def build_case_record(services: Services, *, case_id: int, workspace_id: int | N
             "money": None,
             "tally": None if state is None else {
                 "method": case.count_method, "expected_units": case.expected_units, "double_entry": case.double_entry,
+                "election_sheet_ids": case.election_sheet_ids or [],
                 "progress": list(state.progress), "decision": state.decision(),
                 "sheets": [{"sheet_id": t.sheet_id, "unit": t.unit, "entry": t.entry, "counts": t.counts,
                             "entered_by": t.entered_by, "entered_at": t.entered_at, "withdrawn_at": t.withdrawn_at,
