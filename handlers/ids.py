@@ -139,6 +139,7 @@ class Block(str, enum.Enum):
     PAYMENT_METHOD = "payment.method"
     PAYMENT_REFERENCE = "payment.reference"
     PAYMENT_RECEIVED_BY = "payment.received_by"
+    PAYMENT_RECEIVED_ON = "payment.received_on"  # the day it was received: default today, never in the future
     # The canvass date, which fixes (2)(e)'s deadline.
     CANVASS_ELECTION = "canvass.election"
     CANVASS_DATE = "canvass.date"
@@ -152,6 +153,7 @@ class Block(str, enum.Enum):
     BALANCE_METHOD = "balance.method"
     BALANCE_REFERENCE = "balance.reference"
     BALANCE_RECEIVED_BY = "balance.received_by"
+    BALANCE_RECEIVED_ON = "balance.received_on"
     DELIVERY_BY = "delivery.by"  # (6): the certificate of election delivered to the candidate
     DELIVERY_METHOD = "delivery.method"
     DELIVERY_AT = "delivery.at"
