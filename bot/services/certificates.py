@@ -23,6 +23,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.documents.certificate import CertificateFacts, certificate_pdf
+from bot.office_settings import OfficeSettings
 from bot.services.completion import CERTIFICATE_LIFETIME, CertificateLine, certificate_lines
 from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
@@ -31,7 +32,7 @@ from bot.slack_text import echo
 from rules.calendar import DENVER
 from rules.statute import cite
 from storage import audit
-from storage.models import Certificate, RecountCase
+from storage.models import Certificate, RecountCase, Workspace
 from storage.models.conduct import link_token_sha256
 
 CERTIFICATES_PATH = "/certificates/"
@@ -123,10 +124,15 @@ def facts_of(session: Session, certificate: Certificate) -> CertificateFacts:
     case = session.get(RecountCase, certificate.case_id)
     contest, election = case.contest, case.contest.election
     issued = (case.completed_at or certificate.created_at).astimezone(DENVER).date()
+    if certificate.signer_title is not None:  # the signature line as it was when the certificate was made
+        name, title = certificate.signer_name, certificate.signer_title
+    else:  # made before the line was kept with it: the office's settings now
+        settings = OfficeSettings.of(session.get(Workspace, case.workspace_id).settings)
+        name, title = settings.official_name, settings.official_title
     return CertificateFacts(candidate=certificate.candidate, votes=certificate.votes, office=contest.name,
                             election=election.name, election_date=election.election_date,
                             local_government=election.local_government.name, issued_on=issued, case_id=case.id,
-                            seats=contest.seats)
+                            seats=contest.seats, official_title=title, official_name=name)
 
 
 def document_for_token(services: Services, token: str, *, now: dt.datetime | None = None) -> CertificateDocument:

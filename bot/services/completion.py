@@ -25,6 +25,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.documents.certificate import check_names
+from bot.office_settings import OfficeSettings
 from bot.services.case_money import (
     NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT, ledger_of, received_date, within_limit,
 )
@@ -43,7 +44,7 @@ from rules.settlement import Settlement, SettlementOutcome, settle
 from rules.tally import TallyIncomplete, amended_contest, compare_with_original
 from storage import audit
 from storage.models import (
-    CaseKind, CaseStatus, Certificate, Choice, LedgerRow, RecountCase, RecountRequestRow, SurveyVersion,
+    CaseKind, CaseStatus, Certificate, Choice, LedgerRow, RecountCase, RecountRequestRow, SurveyVersion, Workspace,
 )
 from storage.repositories import latest_version
 
@@ -178,9 +179,11 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
         decision = complete_recount(original, amended, requested_in_favor_of=(request.in_favor_of or None) if request else None,
                                     governing_body=f"{government.governing_body} of {government.name}",
                                     multi_seat_rule=MultiSeatRule(case.multi_seat_rule))
+        signer = OfficeSettings.of(session.get(Workspace, case.workspace_id).settings)  # the signature line (6)
         for name in decision.certificates:  # before anything is written: no certificate without the whole name
             check_names(candidate=name, office=case.contest.name, election=case.contest.election.name,
-                        local_government=government.name, consequence=NOT_COMPLETED)
+                        local_government=government.name, official_title=signer.official_title,
+                        official_name=signer.official_name, consequence=NOT_COMPLETED)
         comparison = compare_with_original(original, amended)
         settlement = _settle_money(session, case, decision, cost, actor, now) if requested else None
         # No vote changed in any unit: the survey of returns stands; a new version would only repeat the last.
@@ -194,7 +197,8 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
         new_tokens = []
         for name in decision.certificates:
             certificates.append(Certificate(case_id=case.id, candidate=name, votes=decision.amended_totals[name],
-                                            created_at=now, expires_at=now + CERTIFICATE_LIFETIME))
+                                            created_at=now, expires_at=now + CERTIFICATE_LIFETIME,
+                                            signer_name=signer.official_name, signer_title=signer.official_title))
             new_tokens.append(certificates[-1].issue_link())
             session.add(certificates[-1])
         session.flush()
