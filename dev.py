@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One entry point for people and CI: sets up its own virtual environment, then runs.
 
-    python3 dev.py run [ARGS...]    run the bot (see README); ARGS go to `recount-bot`
+    python3 dev.py run [ARGS...]    run the bot (see README); ARGS go to `recount-bot` (no command: `run`)
     python3 dev.py test [ARGS...]   run the whole test suite; ARGS go to pytest
     python3 dev.py bench [NAME]     run the benchmarks in benchmarks/
 
@@ -53,6 +53,23 @@ def ensure_environment() -> Path:
     return python
 
 
+GLOBAL_OPTIONS = {"--debug"}  # recount-bot's own options, before its command
+HELP = {"-h", "--help"}
+
+
+def cli_arguments(rest: list[str]) -> list[str]:
+    """`dev.py run ARGS`: ARGS for `recount-bot`. Without a command (nothing, or only options such as
+    `--console --page-port 4000`), the command is `run`, as the README's quick start has it:
+    `python3 dev.py run --console` is `recount-bot run --console`; `dev.py run check FILE` is `check FILE`."""
+    leading = 0
+    while leading < len(rest) and rest[leading] in GLOBAL_OPTIONS:
+        leading += 1
+    following = rest[leading:]
+    if following and (not following[0].startswith("-") or following[0] in HELP):
+        return rest
+    return [*rest[:leading], "run", *following]
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in {"run", "test", "bench"}:
         print(__doc__, file=sys.stderr)
@@ -61,7 +78,7 @@ def main(argv: list[str]) -> int:
     python = ensure_environment()
     os.chdir(ROOT)
     if command == "run":
-        args = [str(python), "-m", "bot.cli", *(rest or ["run"])]
+        args = [str(python), "-m", "bot.cli", *cli_arguments(rest)]
     elif command == "test":
         args = [str(python), "-m", "pytest", *rest]
     else:

@@ -10,6 +10,9 @@ from rules.deadlines import CompletionRollover
 from rules.margin import DEFAULT_MULTI_SEAT_RULE, MultiSeatRule
 from rules.reminders import DEFAULT_HOUR, DEFAULT_OFFSETS, validate_offsets
 
+DEFAULT_OFFICIAL_TITLE = "Designated Election Official"
+SIGNER_LIMIT = 200  # certificates.signer_name / signer_title
+
 
 class OfficeSettings(BaseModel):
     model_config = ConfigDict(extra="ignore", use_enum_values=False)
@@ -26,6 +29,20 @@ class OfficeSettings(BaseModel):
     # Days the governor or the president appointed as a holiday: legal holidays under C.R.S. 24-11-101(1), so the
     # office's calendar skips them (`/recount admin closed-day`). {date: name}.
     appointed_holidays: dict[dt.date, str] = {}
+    # Who signs the certificates of election (6): the official's name and title on the signature line
+    # (`/recount admin setting official-name|official-title ...`). No name: the line carries the title only.
+    official_name: str | None = None
+    official_title: str = DEFAULT_OFFICIAL_TITLE
+
+    @field_validator("official_name", "official_title")
+    @classmethod
+    def _one_line(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = " ".join(value.split())
+        if len(value) > SIGNER_LIMIT:
+            raise ValueError(f"at most {SIGNER_LIMIT} characters")
+        return value or None
 
     @property
     def calendar(self) -> ColoradoCalendar:

@@ -7,6 +7,8 @@ import re
 
 from slack_sdk.errors import SlackApiError
 
+from bot.documents.glyphs import ensure_printable
+from bot.office_settings import DEFAULT_OFFICIAL_TITLE
 from bot.services import access, conflicts
 from bot.services.errors import UserError
 from bot.slack_text import channel_link, echo, esc, mention, outgoing
@@ -22,6 +24,8 @@ USER = re.compile(r"^<@([UW][A-Z0-9]+)(?:\|[^>]*)?>$|^([UW][A-Z0-9]{2,})$")
 # should_escape: Slack sends a channel picked while typing as <#C123|name>.
 CHANNEL = re.compile(r"^<#([CG][A-Z0-9]+)(?:\|[^>]*)?>$|^([CG][A-Z0-9]{2,})$")
 NO_CHANNEL = {"none", "off", "unset"}
+# The signature line of the certificates of election (6): typed as the rest of the line, spaces and all.
+SIGNER_SETTINGS = {"official-name": "official_name", "official-title": "official_title"}
 SETTINGS = {
     "multi-seat-rule": ("multi_seat_rule", [r.value for r in MultiSeatRule]),
     "completion-rollover": ("completion_rollover", [r.value for r in CompletionRollover]),
@@ -30,6 +34,8 @@ USAGE = ("`/recount admin role @person official|staff|viewer|none` · `/recount 
          "`/recount admin setting multi-seat-rule last-winner-first-loser|top-two` · "
          "`/recount admin setting completion-rollover none|next-business-day` · "
          "`/recount admin setting approvals-channel #channel|none` (where recount requests are posted for approval) · "
+         "`/recount admin setting official-name Full Name|none` and `/recount admin setting official-title Title|none` "
+         "(the signature line of the certificates of election) · "
          "`/recount admin approver @person on|off` (a staff member who may approve or reject recount requests) · "
          "`/recount admin closed-day YYYY-MM-DD name of the day|off` (a day the governor or the president appointed "
          "as a holiday, C.R.S. 24-11-101(1)) · `/recount admin closed-days` · "
@@ -63,6 +69,10 @@ def admin_command(ix: Interaction, args: str) -> None:
         date_text, name = rest.split(None, 1)
         _closed_day(ix, date_text, name)
         return
+    if head == "setting" and len(rest.split(None, 1)) == 2 and rest.split(None, 1)[0] in SIGNER_SETTINGS:
+        key, value = rest.split(None, 1)
+        _signer(ix, key, value)
+        return
     words = split_args(args)
     if not words:
         raise UserError(USAGE)
@@ -78,7 +88,9 @@ def admin_command(ix: Interaction, args: str) -> None:
                 "\nApprovers of recount requests besides the officials: " +
                 (", ".join(mention(u) for u in approvers) or "none") +
                 f"\nSettings: multi-seat-rule {settings.multi_seat_rule.value}; "
-                f"completion-rollover {settings.completion_rollover.value}; approvals-channel {channel}.")
+                f"completion-rollover {settings.completion_rollover.value}; approvals-channel {channel}; "
+                f"certificates signed by {esc(settings.official_name or '(no name set)')}, "
+                f"{esc(settings.official_title)}.")
         return
     if what == "role" and len(words) == 3:
         user = _user(words[1])
@@ -172,6 +184,29 @@ def _candidate(ix: Interaction, user: str, rest: list[str]) -> None:
     said = f"{mention(user)} is the candidate {esc(candidacy.choice)} in {esc(candidacy.contest)}"
     ix.tell(f"{said}: they are flagged on its cards and may not decide, complete or certify its recount. Recorded "
             "in the audit log." if new else f"{said} already; nothing changed.")
+
+
+def _signer(ix: Interaction, key: str, value: str) -> None:
+    """Who signs the certificates of election (6): the name and title printed on their signature line. A
+    certificate keeps the line it was made with; the change applies to certificates made from now on."""
+    field = SIGNER_SETTINGS[key]
+    value = " ".join(value.split())
+    cleared = value.lower() in NO_CHANNEL | {"default"}
+    if cleared:
+        new = None if field == "official_name" else DEFAULT_OFFICIAL_TITLE
+    else:
+        new = value
+        ensure_printable([(f"the official's {key.split('-')[1]}", new)], what=f"The {key} “{echo(new)}”",
+                         consequence="Nothing changed.")
+    if getattr(ix.member.settings, field) == new:
+        ix.tell(f"{key} is already {esc(new) if new else 'unset'}; nothing changed.")
+        return
+    settings = access.update_settings(ix.services, team_id=ix.team_id, actor=ix.user_id, actor_role=ix.role,
+                                      changes={field: new})
+    ix.tell(f"{key} is now {esc(getattr(settings, field)) if getattr(settings, field) else 'unset'}. The signature "
+            f"line of the certificates of election made from now on reads: "
+            f"{esc(settings.official_name + ', ' if settings.official_name else '')}{esc(settings.official_title)} "
+            "(C.R.S. 1-13.5-1306(6)); certificates already made keep theirs. Recorded in the audit log.")
 
 
 def _approvals_channel(ix: Interaction, channel: str | None) -> None:

@@ -8,6 +8,7 @@ the notice of it, as a letter ready to send. This module holds what the three sh
 """
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 from bot.services import cases
@@ -42,6 +43,16 @@ def submitted(ix: Interaction) -> tuple[dict, int]:
 
 def text_of_block(state: dict, block: Block) -> str:
     return (value_of(state, block).get("value") or "").strip()
+
+
+def date_of_block(state: dict, block: Block) -> dt.date | None:
+    """A date picker's day; None when none was chosen (the service then takes today: Slack sends the picker's
+    initial day, today, unless the person changed it) or Slack sent something that is not a date."""
+    raw = value_of(state, block).get("selected_date") or ""
+    try:
+        return dt.date.fromisoformat(raw) if raw else None
+    except ValueError:
+        return None
 
 
 def selected(state: dict, block: Block) -> str:

@@ -31,6 +31,7 @@ from handlers.blocks.recount_report import (
     certificates_text, report_blocks, report_text, results_notice_blocks, results_notice_letter, results_notice_text,
 )
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
+from handlers.case_money import date_of_block
 from handlers.cost import letter_signer
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
@@ -46,7 +47,8 @@ OUTBOX_WAIT = 10.0
 RESULTS_FIELDS = {"given_by": Block.RESULTS_GIVEN_BY, "method": Block.RESULTS_METHOD,
                   "given_at": Block.RESULTS_GIVEN_AT}
 BALANCE_FIELDS = {"amount": Block.BALANCE_AMOUNT, "method": Block.BALANCE_METHOD,
-                  "reference": Block.BALANCE_REFERENCE, "received_by": Block.BALANCE_RECEIVED_BY}
+                  "reference": Block.BALANCE_REFERENCE, "received_by": Block.BALANCE_RECEIVED_BY,
+                  "received_on": Block.BALANCE_RECEIVED_ON}
 
 
 def register(registry: Registry) -> None:
@@ -295,7 +297,7 @@ def open_balance(ix: Interaction) -> None:
     if view.balance_outstanding == 0:
         ix.tell(f"The balance of {format_money(view.balance_due)} was already collected in full; nothing to record.")
         return
-    ix.client.views_open(trigger_id=ix.trigger_id, view=balance_modal(case, view))
+    ix.client.views_open(trigger_id=ix.trigger_id, view=balance_modal(case, view, today=ix.services.today()))
 
 
 @as_one_unit
@@ -305,6 +307,7 @@ def submit_balance(ix: Interaction) -> None:
     method = _selected(state, Block.BALANCE_METHOD)
     reference = _text(state, Block.BALANCE_REFERENCE)
     received_by = _text(state, Block.BALANCE_RECEIVED_BY)
+    received_on = date_of_block(state, Block.BALANCE_RECEIVED_ON)
     errors = {}
     if not raw:
         errors[Block.BALANCE_AMOUNT.value] = "Enter the amount paid."
@@ -321,7 +324,7 @@ def submit_balance(ix: Interaction) -> None:
     try:
         collected = completion.record_balance_collected(
             ix.services, workspace_id=workspace_id, case_id=case_id, amount=raw, method=method, reference=reference,
-            received_by=received_by, actor=ix.user_id)
+            received_by=received_by, actor=ix.user_id, received_on=received_on)
     except UserError as exc:
         _field_errors(ix, exc, BALANCE_FIELDS)
         return
@@ -330,7 +333,8 @@ def submit_balance(ix: Interaction) -> None:
     ix.channel_id = case.channel_id or ix.channel_id
     refresh_card(ix.services, case)
     text = (f":moneybag: Balance payment of *{format_money(collected.amount)}* recorded by {mention(ix.user_id)}: "
-            f"{esc(method)}, ref. {esc(reference)}, received by {esc(received_by)} ({cite('(2)(c)')}). Written to "
+            f"{esc(method)}, ref. {esc(reference)}, received by {esc(received_by)} on {received_on or ix.services.today():%a %Y-%m-%d} "
+            f"({cite('(2)(c)')}). Written to "
             f"the ledger: balance collected {format_money(collected.amount)}")
     if collected.expense:
         text += f"; expense {format_money(collected.expense)}, the rest of the actual cost of the recount"

@@ -146,6 +146,7 @@ class Block(str, enum.Enum):
     PAYMENT_METHOD = "payment.method"
     PAYMENT_REFERENCE = "payment.reference"
     PAYMENT_RECEIVED_BY = "payment.received_by"
+    PAYMENT_RECEIVED_ON = "payment.received_on"  # the day it was received: default today, never in the future
     # The canvass date, which fixes (2)(e)'s deadline.
     CANVASS_ELECTION = "canvass.election"
     CANVASS_DATE = "canvass.date"
@@ -163,6 +164,7 @@ class Block(str, enum.Enum):
     RETURNED_METHOD = "returned.method"
     RETURNED_REFERENCE = "returned.reference"
     RETURNED_AT = "returned.at"
+    BALANCE_RECEIVED_ON = "balance.received_on"
     DELIVERY_BY = "delivery.by"  # (6): the certificate of election delivered to the candidate
     DELIVERY_METHOD = "delivery.method"
     DELIVERY_AT = "delivery.at"
@@ -186,6 +188,7 @@ class Block(str, enum.Enum):
     TALLY_METHOD = "tally.method"
     TALLY_UNITS = "tally.units"
     TALLY_DOUBLE_ENTRY = "tally.double_entry"
+    TALLY_ELECTION_SHEETS = "tally.election_sheets"  # the sheets used at the election: never a recount sheet
     # (5): one tally sheet. The case select redraws the form (dispatch_action); the unit and the counts carry
     # the case id ("tally.unit.<case>", "tally.count.<case>.<choice position>") so Slack does not carry a
     # value chosen for one case over to the next.

@@ -2,6 +2,7 @@
 thread with what is paid against the cost, what is still due, and what is left before counting may start."""
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 
 from bot.services import case_money, cases
@@ -11,7 +12,9 @@ from bot.slack_text import mention
 from handlers.blocks.common import esc
 from handlers.blocks.payment_modal import payment_modal
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.case_money import after_modal, clicked_case, field_errors, selected, submitted, text_of_block
+from handlers.case_money import (
+    after_modal, clicked_case, date_of_block, field_errors, selected, submitted, text_of_block,
+)
 from handlers.ids import Action, Block, View
 from handlers.interaction import Interaction
 from handlers.registry import Registry
@@ -20,7 +23,8 @@ from rules.statute import cite
 from storage.models import Role
 
 PAYMENT_FIELDS = {"amount": Block.PAYMENT_AMOUNT, "method": Block.PAYMENT_METHOD,
-                  "reference": Block.PAYMENT_REFERENCE, "received_by": Block.PAYMENT_RECEIVED_BY}
+                  "reference": Block.PAYMENT_REFERENCE, "received_by": Block.PAYMENT_RECEIVED_BY,
+                  "received_on": Block.PAYMENT_RECEIVED_ON}
 
 
 def register(registry: Registry) -> None:
@@ -32,7 +36,7 @@ def open_payment(ix: Interaction) -> None:
     case = clicked_case(ix)
     if case is None:
         return
-    ix.client.views_open(trigger_id=ix.trigger_id, view=payment_modal(case))
+    ix.client.views_open(trigger_id=ix.trigger_id, view=payment_modal(case, today=ix.services.today()))
 
 
 @as_one_unit
@@ -42,6 +46,7 @@ def submit_payment(ix: Interaction) -> None:
     method = selected(state, Block.PAYMENT_METHOD)
     reference = text_of_block(state, Block.PAYMENT_REFERENCE)
     received_by = text_of_block(state, Block.PAYMENT_RECEIVED_BY)
+    received_on = date_of_block(state, Block.PAYMENT_RECEIVED_ON)
     errors = {}
     amount = None
     try:
@@ -64,7 +69,8 @@ def submit_payment(ix: Interaction) -> None:
     workspace_id = ix.member.workspace_id
     try:
         case_money.record_payment(ix.services, workspace_id=workspace_id, case_id=case_id, amount=amount,
-                                  method=method, reference=reference, received_by=received_by, actor=ix.user_id)
+                                  method=method, reference=reference, received_by=received_by, actor=ix.user_id,
+                                  received_on=received_on)
     except UserError as exc:
         field_errors(ix, exc, PAYMENT_FIELDS)
         return
@@ -72,14 +78,15 @@ def submit_payment(ix: Interaction) -> None:
     case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
     after_modal(ix, case)
     refresh_card(ix.services, case)
-    post_in_thread(ix.services, case, _payment_message(case, amount, method, reference, received_by, ix.user_id))
+    post_in_thread(ix.services, case, _payment_message(case, amount, method, reference, received_by,
+                                                       received_on or ix.services.today(), ix.user_id))
 
 
 def _payment_message(case: CaseView, amount: Decimal, method: str, reference: str, received_by: str,
-                     actor: str) -> str:
+                     received_on: dt.date, actor: str) -> str:
     money_view = case.money
     text = (f":moneybag: Payment of *{format_money(amount)}* recorded by {mention(actor)}: {esc(method)}, ref. "
-            f"{esc(reference)}, received by {esc(received_by)} ({cite('(2)(c)')}).")
+            f"{esc(reference)}, received by {esc(received_by)} on {received_on:%a %Y-%m-%d} ({cite('(2)(c)')}).")
     cost, paid = money_view.cost_determined, money_view.paid
     if cost is None:
         return text + f" No cost is determined yet; {format_money(paid)} paid is held ({cite('(2)(c)')})."

@@ -41,15 +41,18 @@ def submit_set_up(ix: Interaction) -> None:
     raw_units = value_of(state, Block.TALLY_UNITS).get("value") or ""
     units = [line for line in raw_units.splitlines() if line.strip()] or None
     double = bool(value_of(state, Block.TALLY_DOUBLE_ENTRY).get("selected_options"))
+    election_sheets = tally_setup.split_sheet_ids(value_of(state, Block.TALLY_ELECTION_SHEETS).get("value") or "")
     if not method:
         ix.ack(response_action="errors", errors={Block.TALLY_METHOD.value: "Choose how the votes are recounted."})
         return
     workspace_id = ix.member.workspace_id
     try:
         result = tally_setup.configure_count(ix.services, workspace_id=workspace_id, case_id=case_id, method=method,
-                                             units=units, double_entry=double, actor=ix.user_id)
+                                             units=units, double_entry=double, actor=ix.user_id,
+                                             election_sheet_ids=election_sheets)
     except UserError as exc:
-        field_errors(ix, exc, {"method": Block.TALLY_METHOD.value, "units": Block.TALLY_UNITS.value})
+        field_errors(ix, exc, {"method": Block.TALLY_METHOD.value, "units": Block.TALLY_UNITS.value,
+                               "election_sheets": Block.TALLY_ELECTION_SHEETS.value})
         return
     ix.ack()
     case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
@@ -70,6 +73,15 @@ def set_up_text(case: CaseView, actor: str) -> str:
     per = " (one tally sheet each)" if word == "machine" else ""
     entry = ("double entry: each sheet is entered by two people and a unit counts when their entries agree"
              if summary.double_entry else "single entry: the first entry of each sheet counts")
+    used = summary.election_sheet_ids
+    if word == "machine":
+        sheets = ""
+    elif used:
+        listed = ", ".join(esc(s) for s in used[:30]) + (f" and {len(used) - 30:,} more" if len(used) > 30 else "")
+        sheets = (f" Tally sheets used at the election ({len(used):,}): {listed}; a recount sheet with one of these "
+                  f"identifiers is refused.")
+    else:
+        sheets = " The tally sheets used at the election are not listed, so recount sheets are not checked against them."
     return (f":clipboard: *Count set up* by {mention(actor)}: {summary.method_label}, {summary.expected:,} {word}s "
-            f"expected{per}: {units}; {entry} ({CITATION}). Enter sheets with `/recount tally {case.id}` or "
+            f"expected{per}: {units}; {entry} ({CITATION}).{sheets} Enter sheets with `/recount tally {case.id}` or "
             f"*Enter tally sheet* on the card. {progress_text(summary).capitalize()}.")

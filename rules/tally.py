@@ -28,8 +28,9 @@ Readings (the text is silent; each is applied on purpose):
   unexpected unit, a machine sheet with no machine id, a sheet used at the election) does not count.
   A choice with no votes is written as 0: a blank is not a zero.
 - "Sheets other than those used at the election" is checked when the caller passes the ids of the
-  sheets used at the election (`election_sheet_ids`), for paper and electronic ballots, as the text
-  says.
+  sheets used at the election (`election_sheet_ids`, as the office entered them), for paper and electronic
+  ballots, as the text says (with voting machines (5) asks instead for a separate sheet per machine).
+  Identifiers are compared ignoring case and extra spaces (`sheet_key`).
 """
 from __future__ import annotations
 
@@ -105,6 +106,12 @@ class Disagreement:
                 f"({self.first.entered_by} / {self.second.entered_by}): {diffs}")
 
 
+def sheet_key(sheet_id: str) -> str:
+    """A sheet identifier as compared with the election's: "E-1", " e-1 " and "E-1" are one sheet (people type
+    identifiers in either case and with stray spaces; two sheets told apart only by case would be a trap)."""
+    return " ".join(sheet_id.split()).casefold()
+
+
 def _is_count(value: object) -> bool:
     return type(value) is int and value >= 0
 
@@ -132,9 +139,10 @@ def validate_sheet(
         add("unit", "a voting-machine sheet must name its machine; separate tally sheets are used for each machine",
             CITATION)
     if isinstance(sheet.method, CountMethod) and sheet.method is not CountMethod.VOTING_MACHINE \
-            and sheet.sheet_id in election_sheet_ids:
-        add("sheet_id", "this sheet was used at the election; the votes must be tallied on sheets other than "
-                        "those used at the election", CITATION)
+            and isinstance(sheet.sheet_id, str) and sheet_key(sheet.sheet_id) in {sheet_key(e) for e in
+                                                                                 election_sheet_ids}:
+        add("sheet_id", f"sheet {sheet.sheet_id.strip()} is one of the tally sheets used at the election; the "
+                        "votes must be tallied on sheets other than those used at the election", CITATION)
     if sheet.unit not in expected_units and not (sheet.method is CountMethod.VOTING_MACHINE and not sheet.unit):
         add("unit", f"{unit_label(sheet.unit)!r} is not one of the {len(expected_units):,} units expected "
                     f"for {contest.name}")

@@ -132,7 +132,8 @@ def case_record_pdf(record: dict[str, Any]) -> bytes:
     if record.get("tally"):
         tally = record["tally"]
         w.heading("Tally (1306(5))")
-        w.pairs({k: tally[k] for k in ("method", "expected_units", "double_entry", "progress")})
+        w.pairs({k: tally.get(k) for k in ("method", "expected_units", "double_entry", "election_sheet_ids",
+                                            "progress")})
         w.rows(tally["sheets"], "no sheets")
     w.heading("Assistants (1306(3))")
     w.rows(record["assistants"])

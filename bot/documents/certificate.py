@@ -28,6 +28,7 @@ class CertificateFacts:
     case_id: int | None = None
     seats: int = 1
     by_lot_on: dt.date | None = None  # elected by the lot that decided a tie the recount left (1-13.5-1304)
+    official_name: str | None = None  # printed under the signature rule, above the title
 
 
 def _one_line(text: str) -> str:
@@ -36,21 +37,25 @@ def _one_line(text: str) -> str:
 
 
 def check_names(*, candidate: str, office: str, election: str, local_government: str,
-                official_title: str = CertificateFacts.official_title, consequence: str = "") -> None:
+                official_title: str = CertificateFacts.official_title, official_name: str | None = None,
+                consequence: str = "") -> None:
     """Refuse (UnprintableText, a UserError) a certificate whose names the bundled fonts cannot print whole."""
     ensure_printable([("the candidate's name", candidate), ("the office", office), ("the election", election),
-                      ("the local government", local_government), ("the official's title", official_title)],
+                      ("the local government", local_government), ("the official's title", official_title),
+                      ("the official's name", official_name or "")],
                      what=f"The certificate of election for “{echo(_one_line(candidate))}”", consequence=consequence)
 
 
 def certificate_pdf(facts: CertificateFacts) -> bytes:
     check_names(candidate=facts.candidate, office=facts.office, election=facts.election,
-                local_government=facts.local_government, official_title=facts.official_title)
+                local_government=facts.local_government, official_title=facts.official_title,
+                official_name=facts.official_name)
     candidate, office, election = _one_line(facts.candidate), _one_line(facts.office), _one_line(facts.election)
     government, title = _one_line(facts.local_government), _one_line(facts.official_title)
+    signer = _one_line(facts.official_name or "")
     created = dt.datetime.combine(facts.issued_on, dt.time(12), DENVER)
     pdf = new_pdf(f"Certificate of Election — {candidate}", created=created,
-                  texts=(candidate, office, election, government, title))
+                  texts=(candidate, office, election, government, title, signer))
     width = pdf.epw
     pdf.set_font(FAMILY, "B", 22)
     pdf.ln(18)
@@ -82,6 +87,8 @@ def certificate_pdf(facts: CertificateFacts) -> bytes:
     pdf.ln(28)
     pdf.cell(95, 0, "", border="T", new_x="LMARGIN", new_y="NEXT")
     pdf.ln(2)
+    if signer:
+        pdf.multi_cell(95, 6, signer, new_x="LMARGIN", new_y="NEXT")
     pdf.multi_cell(95, 6, title, new_x="LMARGIN", new_y="NEXT")
     pdf.multi_cell(95, 6, government, new_x="LMARGIN", new_y="NEXT")
     if facts.case_id is not None:

@@ -46,6 +46,26 @@ def within_limit(amount: Decimal, *, label: str, field: str) -> Decimal:
     return amount
 
 
+def received_date(services: Services, received_on: dt.date | None, *, what: str = "The payment",
+                  field: str = "received_on") -> dt.date:
+    """The day money was received (or returned, or a step done), recorded after the fact: today in Colorado when
+    not given; never a day after today (refused on `field`)."""
+    today = services.today()
+    if received_on is None:
+        return today
+    if received_on > today:
+        raise UserError(f"{what} cannot have been received in the future: {received_on:%a %Y-%m-%d} is after today, "
+                        f"{today:%a %Y-%m-%d} (America/Denver).", field=field)
+    return received_on
+
+
+def received_on_of(details: dict, recorded_at: dt.datetime) -> dt.date:
+    """The day a ledger entry's money was received: as entered, else (entries from before the date was asked
+    for) the day it was recorded."""
+    entered = (details or {}).get("received_on")
+    return dt.date.fromisoformat(entered) if entered else recorded_at.astimezone(DENVER).date()
+
+
 class CostRefused(UserError):
     """(2)(b)(II) refused: `field` is the first problem's ("item<N>.<field>"); `determination.problems`
     lists every one, each with its item (1-based, in the order given) and field."""
@@ -236,8 +256,9 @@ def record_cost_notice(services: Services, *, workspace_id: int, case_id: int, n
 
 
 def record_payment(services: Services, *, workspace_id: int, case_id: int, amount: Decimal, method: str,
-                   reference: str, received_by: str, actor: str) -> MoneyView:
-    """(2)(b)(IV), (2)(c): a payment from the requester, held for the expenses of the recount."""
+                   reference: str, received_by: str, actor: str, received_on: dt.date | None = None) -> MoneyView:
+    """(2)(b)(IV), (2)(c): a payment from the requester, held for the expenses of the recount. `received_on`: the
+    day it was received (default today in Colorado; never in the future, nor before the request was received)."""
     if method not in PAYMENT_METHODS:
         raise UserError(f"“{echo(method)}” is not a payment method this office records.", field="method")
     if not reference.strip():
@@ -249,8 +270,13 @@ def record_payment(services: Services, *, workspace_id: int, case_id: int, amoun
     if len(received_by.strip()) > NAME_LIMIT:
         raise UserError(f"At most {NAME_LIMIT} characters here.", field="received_by")
     within_limit(amount, label="Amount", field="amount")
+    received_on = received_date(services, received_on)
     with services.db.transaction() as session:
         case = _requested_case(session, case_id, workspace_id)
+        request = session.scalar(select(RecountRequestRow).where(RecountRequestRow.case_id == case.id))
+        if request is not None and received_on < request.received_on:
+            raise UserError(f"The payment cannot have been received on {received_on:%a %Y-%m-%d}, before the request "
+                            f"was ({request.received_on:%a %Y-%m-%d}).", field="received_on")
         rows = _rows(session, case.id)
         if any(r.kind == EntryKind.PAYMENT.value and r.details.get("reference") == reference.strip() for r in rows):
             raise UserError(f"A payment with reference {esc(reference.strip())} is already recorded for this "
@@ -263,12 +289,13 @@ def record_payment(services: Services, *, workspace_id: int, case_id: int, amoun
             raise UserError(str(exc), field="amount") from None
         session.add(LedgerRow(case_id=case.id, kind=EntryKind.PAYMENT.value, amount=entry.amount, memo=entry.memo,
                               details={"method": method, "reference": reference.strip(),
-                                       "received_by": received_by.strip(), "citation": entry.citation},
+                                       "received_by": received_by.strip(), "received_on": received_on.isoformat(),
+                                       "citation": entry.citation},
                               recorded_by=actor, recorded_at=services.now()))
         session.flush()
         view = money_view(session, case)
         audit.append(session, actor=actor, action="payment.recorded", entity="recount_case", entity_id=case.id,
                      after={"amount": entry.amount, "method": method, "reference": reference.strip(),
-                            "received_by": received_by.strip(), "paid": view.paid, "due": view.due,
+                            "received_by": received_by.strip(), "received_on": received_on, "paid": view.paid, "due": view.due,
                             "held": view.held}, workspace_id=workspace_id, at=services.now())
         return view

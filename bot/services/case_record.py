@@ -111,6 +111,7 @@ def build_case_record(services: Services, *, case_id: int, workspace_id: int | N
             "money": None,
             "tally": None if state is None else {
                 "method": case.count_method, "expected_units": case.expected_units, "double_entry": case.double_entry,
+                "election_sheet_ids": case.election_sheet_ids or [],
                 "progress": list(state.progress), "decision": state.decision(),
                 "sheets": [{"sheet_id": t.sheet_id, "unit": t.unit, "entry": t.entry, "counts": t.counts,
                             "entered_by": t.entered_by, "entered_at": t.entered_at, "withdrawn_at": t.withdrawn_at,
@@ -147,6 +148,7 @@ def build_case_record(services: Services, *, case_id: int, workspace_id: int | N
                 "cost_determined": view.cost_determined, "cost_items": list(view.cost_items), "paid": view.paid,
                 "due": view.due, "held": view.held,
                 "ledger": [{"kind": line.kind, "amount": line.amount, "memo": line.memo, "details": line.details,
+                            "received_on": line.details.get("received_on"),  # money in or out: the day, as entered
                             "recorded_by": line.recorded_by, "recorded_at": line.recorded_at} for line in view.lines],
                 "cost_notices": [{"cost": n.cost, "notified_at": n.notified_at, "method": n.method,
                                   "notified_by": n.notified_by} for n in view.cost_notices],

@@ -24,6 +24,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.documents.certificate import CertificateFacts, certificate_pdf
+from bot.office_settings import OfficeSettings
 from bot.services.completion import CERTIFICATE_LIFETIME, CertificateLine, certificate_lines
 from bot.services.conflicts import authorize_step
 from bot.services.context import Services
@@ -34,7 +35,7 @@ from rules.calendar import DENVER
 from rules.conflicts import CaseStep
 from rules.statute import cite
 from storage import audit
-from storage.models import Certificate, LotDrawing, RecountCase
+from storage.models import Certificate, LotDrawing, RecountCase, Workspace
 from storage.models.conduct import link_token_sha256
 
 CERTIFICATES_PATH = "/certificates/"
@@ -130,10 +131,16 @@ def facts_of(session: Session, certificate: Certificate) -> CertificateFacts:
     lot = session.scalar(select(LotDrawing).where(LotDrawing.case_id == case.id))
     by_lot = lot.drawn_at.astimezone(DENVER).date() if lot is not None and certificate.candidate in lot.winners \
         else None
+    if certificate.signer_title is not None:  # the signature line as it was when the certificate was made
+        name, title = certificate.signer_name, certificate.signer_title
+    else:  # made before the line was kept with it: the office's settings now
+        settings = OfficeSettings.of(session.get(Workspace, case.workspace_id).settings)
+        name, title = settings.official_name, settings.official_title
     return CertificateFacts(candidate=certificate.candidate, votes=certificate.votes, office=contest.name,
                             election=election.name, election_date=election.election_date,
                             local_government=election.local_government.name, issued_on=issued, case_id=case.id,
-                            seats=contest.seats, by_lot_on=by_lot)
+                            seats=contest.seats, official_title=title, official_name=name,
+                            by_lot_on=by_lot)
 
 
 def document_for_token(services: Services, token: str, *, now: dt.datetime | None = None) -> CertificateDocument:

@@ -25,7 +25,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.documents.certificate import check_names
-from bot.services.case_money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT, ledger_of, within_limit
+from bot.office_settings import OfficeSettings
+from bot.services.case_money import (
+    NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT, ledger_of, received_date, within_limit,
+)
 from bot.services.conflicts import authorize_step
 # What the card and the report show lives in completion_view; named here too, where callers have always found it.
 from bot.services.completion_view import (  # noqa: F401
@@ -37,6 +40,7 @@ from bot.services.errors import NotFound, UserError
 from bot.services.survey import flat_counts, write_version
 from bot.services.tally import case_for_update, original_contest, tally_state
 from bot.slack_text import echo, esc
+from rules.calendar import DENVER
 from rules.completion import CompletionDecision, complete_recount
 from rules.conflicts import CaseStep
 from rules.ledger import EntryKind, LedgerEntry
@@ -51,6 +55,7 @@ from rules.tally import TallyIncomplete, amended_contest, compare_with_original
 from storage import audit
 from storage.models import (
     CaseKind, CaseStatus, Certificate, Choice, LedgerRow, LotDrawing, RecountCase, RecountRequestRow, SurveyVersion,
+    Workspace,
 )
 from storage.repositories import latest_version
 
@@ -72,7 +77,7 @@ class CompletionResult:
     completion: dict  # rules.completion.CompletionDecision, JSON-ready
     comparison: dict  # rules.tally.TallyComparison, JSON-ready
     settlement: dict | None  # rules.settlement.Settlement, JSON-ready (requested recounts)
-    amended_version: int
+    amended_version: int | None  # None: no vote changed, so no new survey version was written
     certificates: tuple[tuple[str, int, str | None], ...]  # (candidate, votes, link token: None if not just made)
     # Certificate id -> its link's token, for the certificates this call made (only their hashes are stored, so
     # the post announcing them is the one place the links can be shown).
@@ -139,7 +144,7 @@ def _amended_version(session: Session, case: RecountCase, amended_units: dict[st
                          source_name=f"recount case #{case.id}", source_sha256=None, actor=actor, now=now)
 
 
-def _result(case: RecountCase, newly: bool, certificates: list[Certificate], version_number: int,
+def _result(case: RecountCase, newly: bool, certificates: list[Certificate], version_number: int | None,
             tokens: dict[int, str] | None = None) -> CompletionResult:
     tokens = tokens or {}
     return CompletionResult(case.id, newly, dict(case.completion or {}), dict((case.completion or {}).get(
@@ -175,7 +180,7 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
                                             .order_by(Certificate.id)))
         if case.completed_at is not None:
             amended = session.get(SurveyVersion, case.amended_version_id)
-            return _result(case, False, certificates, amended.number if amended else 0)
+            return _result(case, False, certificates, amended.number if amended else None)
         if case.counting_started_at is None:
             raise UserError("Counting has not started for this recount.")
         state = tally_state(session, case)
@@ -207,22 +212,27 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
         decision = complete_recount(original, amended, requested_in_favor_of=(request.in_favor_of or None) if request else None,
                                     governing_body=f"{government.governing_body} of {government.name}",
                                     multi_seat_rule=MultiSeatRule(case.multi_seat_rule))
+        signer = OfficeSettings.of(session.get(Workspace, case.workspace_id).settings)  # the signature line (6)
         for name in decision.certificates:  # before anything is written: no certificate without the whole name
             check_names(candidate=name, office=case.contest.name, election=case.contest.election.name,
-                        local_government=government.name, consequence=NOT_COMPLETED)
+                        local_government=government.name, official_title=signer.official_title,
+                        official_name=signer.official_name, consequence=NOT_COMPLETED)
         comparison = compare_with_original(original, amended)
         settlement = _settle_money(session, case, decision, cost, actor, now) if requested else None
-        version = _amended_version(session, case, {u: dict(c) for u, c in amended.votes_by_unit.items()}, actor, now)
+        # No vote changed in any unit: the survey of returns stands; a new version would only repeat the last.
+        version = _amended_version(session, case, {u: dict(c) for u, c in amended.votes_by_unit.items()}, actor,
+                                   now) if comparison.changes else None
 
         case.completion = {**to_jsonable(decision), "comparison": to_jsonable(comparison),
                            "notices_before_completion": notices.as_dict()}
         case.settlement = to_jsonable(settlement) if settlement else None
         case.completed_at, case.completed_by = now, actor
-        case.status, case.amended_version_id = CaseStatus.COMPLETED.value, version.id
+        case.status, case.amended_version_id = CaseStatus.COMPLETED.value, version.id if version else None
         new_tokens = []
         for name in decision.certificates:
             certificates.append(Certificate(case_id=case.id, candidate=name, votes=decision.amended_totals[name],
-                                            created_at=now, expires_at=now + CERTIFICATE_LIFETIME))
+                                            created_at=now, expires_at=now + CERTIFICATE_LIFETIME,
+                                            signer_name=signer.official_name, signer_title=signer.official_title))
             new_tokens.append(certificates[-1].issue_link())
             session.add(certificates[-1])
         session.flush()
@@ -234,11 +244,11 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
                             "reversed_in_favor_of_requester": decision.reversed_in_favor_of_requester,
                             "amended_within_margin": decision.amended_within_margin,
                             "settlement": settlement.reason if settlement else None,
-                            "amended_survey_version": version.number, "certificates": list(decision.certificates),
+                            "amended_survey_version": version.number if version else None, "certificates": list(decision.certificates),
                             "notices": {"outcome": notices.outcome, "reason": notices.reason,
                                         "reading": notices.reading, "citation": notices.citation}},
                      workspace_id=workspace_id, at=now)
-        return _result(case, True, certificates, version.number, tokens)
+        return _result(case, True, certificates, version.number if version else None, tokens)
 
 
 def record_results_notice(services: Services, *, workspace_id: int, case_id: int, given_at: dt.datetime,
@@ -297,7 +307,8 @@ class BalanceCollected:
 
 
 def record_balance_collected(services: Services, *, workspace_id: int, case_id: int, amount: Decimal | str,
-                             method: str, reference: str, received_by: str, actor: str) -> BalanceCollected:
+                             method: str, reference: str, received_by: str, actor: str,
+                             received_on: dt.date | None = None) -> BalanceCollected:
     """(2)(c): the requester paid (part of) the balance due on demand after the recount. The ledger gets the
     money in (BALANCE_COLLECTED) and, paid from it, the rest of the actual cost (EXPENSE); rules.ledger checks
     both. A payment larger than what is still due is refused: nothing is collected beyond the actual cost."""
@@ -318,6 +329,7 @@ def record_balance_collected(services: Services, *, workspace_id: int, case_id: 
         raise UserError(str(exc), field="amount") from None
     if amount == ZERO:
         raise UserError("Amount: a payment of $0.00 moves no money.", field="amount")
+    received_on = received_date(services, received_on)  # default today; never in the future
     now = services.now()
     with services.db.transaction() as session:
         case = case_for_update(session, case_id, workspace_id)
@@ -349,7 +361,11 @@ def record_balance_collected(services: Services, *, workspace_id: int, case_id: 
             expense = LedgerEntry(EntryKind.EXPENSE, expense_amount,
                                   "rest of the actual cost of the recount, paid from the balance collected")
             ledger = ledger.add(expense)  # the rules refuse what would break the ledger
-        details = {"method": method, "reference": reference, "received_by": received_by}
+        if received_on < case.completed_at.astimezone(DENVER).date():
+            raise UserError(f"A balance is demanded after the recount: it cannot have been received on "
+                            f"{received_on:%a %Y-%m-%d}, before the recount was completed.", field="received_on")
+        details = {"method": method, "reference": reference, "received_by": received_by,
+                   "received_on": received_on.isoformat()}
         _ledger_row(session, case.id, collected.kind, collected.amount, collected.memo, collected.citation, actor, now,
                     step=BALANCE_STEP, extra=details)
         if expense is not None:
@@ -358,6 +374,6 @@ def record_balance_collected(services: Services, *, workspace_id: int, case_id: 
         after = outstanding - amount
         audit.append(session, actor=actor, action="balance.collected", entity="recount_case", entity_id=case.id,
                      after={"amount": amount, "method": method, "reference": reference, "received_by": received_by,
-                            "expense": expense_amount, "still_due": after, "citation": "C.R.S. 1-13.5-1306(2)(c)"},
+                            "received_on": received_on, "expense": expense_amount, "still_due": after, "citation": "C.R.S. 1-13.5-1306(2)(c)"},
                      workspace_id=workspace_id, at=now)
         return BalanceCollected(amount, after, expense_amount)

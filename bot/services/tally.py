@@ -56,7 +56,12 @@ def tally_state(session: Session, case: RecountCase) -> TallyState | None:
         return None
     return accept_sheets([as_sheet(r) for r in standing_sheets(session, case.id)],
                          contest=original_contest(session, case), expected_units=tuple(case.expected_units),
-                         double_entry=case.double_entry)
+                         double_entry=case.double_entry, election_sheet_ids=election_sheets(case))
+
+
+def election_sheets(case: RecountCase) -> tuple[str, ...]:
+    """The identifiers of the tally sheets used at the election, as entered at set-up (none: nothing to check)."""
+    return tuple(case.election_sheet_ids or ())
 
 
 def next_entry(session: Session, case: RecountCase, sheet_id: str) -> int:

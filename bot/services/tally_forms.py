@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
-from bot.services.tally import as_sheet, original_contest, standing_sheets, survey_units
+from bot.services.tally import as_sheet, election_sheets, original_contest, standing_sheets, survey_units
 from bot.slack_text import esc
 from rules.tally import FIRST, SECOND, CountMethod, TallySheet, accept_sheets
 from storage.models import RecountCase, TallySheetRow
@@ -59,6 +59,7 @@ class TallySummary:
     choices: tuple[str, ...]
     reason: str  # the core's one line, cited
     citation: str
+    election_sheet_ids: tuple[str, ...] = ()  # the sheets used at the election: no recount sheet may be one
 
     @property
     def complete(self) -> bool:
@@ -86,7 +87,7 @@ def tally_summary(session: Session, case: RecountCase) -> TallySummary | None:
     contest = original_contest(session, case)
     rows = standing_sheets(session, case.id)
     state = accept_sheets([as_sheet(r) for r in rows], contest=contest, expected_units=tuple(case.expected_units),
-                          double_entry=case.double_entry)
+                          double_entry=case.double_entry, election_sheet_ids=election_sheets(case))
 
     def line(row: TallySheetRow) -> EntryLine:
         return EntryLine(row.id, row.sheet_id, row.unit, row.entry, row.entered_by,
@@ -109,7 +110,8 @@ def tally_summary(session: Session, case: RecountCase) -> TallySummary | None:
         units=tuple(case.expected_units), double_entry=case.double_entry, tallied=tallied, expected=expected,
         awaiting_second_entry=tuple(state.awaiting_second_entry), disagreements=disagreements,
         problems=tuple(str(p) + (f" ({p.citation})" if p.citation else "") for p in state.problems),
-        entries=tuple(lines), choices=tuple(contest.choices), reason=decision.reason, citation=decision.citation)
+        entries=tuple(lines), choices=tuple(contest.choices), reason=decision.reason, citation=decision.citation,
+        election_sheet_ids=election_sheets(case))
 
 
 @dataclass(frozen=True)
@@ -168,6 +170,7 @@ class SetUpForm:
     units: tuple[str, ...] | None
     double_entry: bool
     sheets_entered: int
+    election_sheet_ids: tuple[str, ...] = ()
 
 
 def set_up_form(services: Services, *, workspace_id: int, case_id: int) -> SetUpForm:
@@ -179,4 +182,4 @@ def set_up_form(services: Services, *, workspace_id: int, case_id: int) -> SetUp
             raise UserError("This recount is complete; its tally can no longer change.")
         return SetUpForm(case.id, case.contest.name, survey_units(session, case), case.count_method,
                          tuple(case.expected_units) if case.expected_units is not None else None, case.double_entry,
-                         len(standing_sheets(session, case.id)))
+                         len(standing_sheets(session, case.id)), election_sheets(case))

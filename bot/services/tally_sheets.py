@@ -10,7 +10,9 @@ from dataclasses import dataclass
 
 from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
-from bot.services.tally import as_sheet, case_for_update, original_contest, standing_sheets, tally_state
+from bot.services.tally import (
+    as_sheet, case_for_update, election_sheets, original_contest, standing_sheets, tally_state,
+)
 from bot.slack_text import echo, esc
 from rules.corrections import unit_label
 from rules.tally import FIRST, SECOND, SheetProblem, TallySheet, TallyState, accept_sheets, validate_sheet
@@ -89,7 +91,8 @@ def enter_sheet(services: Services, *, workspace_id: int, case_id: int, sheet_id
         expected = tuple(case.expected_units)
         sheet = TallySheet(sheet_id=sid, unit=unit, method=case.count_method, counts=counts, entered_by=actor,
                            entry=FIRST if entry is None else entry)
-        problems = validate_sheet(sheet, contest=contest, expected_units=expected)
+        used_at_election = election_sheets(case)
+        problems = validate_sheet(sheet, contest=contest, expected_units=expected, election_sheet_ids=used_at_election)
         if problems:
             raise _refused(problems)
         rows = standing_sheets(session, case.id)
@@ -105,9 +108,10 @@ def enter_sheet(services: Services, *, workspace_id: int, case_id: int, sheet_id
             if as_sheet(row).same_entry_as(sheet):
                 return SheetEntered(row.id, False, tally_state(session, case), sheet)
         entered = [as_sheet(r) for r in rows]
-        before = accept_sheets(entered, contest=contest, expected_units=expected, double_entry=case.double_entry)
+        before = accept_sheets(entered, contest=contest, expected_units=expected, double_entry=case.double_entry,
+                               election_sheet_ids=used_at_election)
         after = accept_sheets([*entered, sheet], contest=contest, expected_units=expected,
-                              double_entry=case.double_entry)
+                              double_entry=case.double_entry, election_sheet_ids=used_at_election)
         added = [p for p in after.problems if p not in before.problems]
         if added:
             raise _refused(added)

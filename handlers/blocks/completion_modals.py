@@ -11,7 +11,7 @@ from bot.services.certificates import DELIVERY_METHODS
 from bot.services.completion import RESULTS_NOTICE_METHODS, CertificateLine, CompletionView
 from handlers.blocks.case_card import RECIPIENT_LABEL
 from handlers.blocks.common import context, esc, modal, option, plain, section
-from handlers.blocks.cost_modal import amount_input, text_input
+from handlers.blocks.cost_modal import amount_input, received_on_input, text_input
 from handlers.ids import Block, View
 from rules.money import format_money
 from rules.requests import favored_label
@@ -72,7 +72,8 @@ def complete_modal(case: CaseView) -> dict:
         favored = f" in favor of *{esc(favored_label(case.request.in_favor_of))}*" if case.request else ""
         blocks += [
             section(f"Complete the recount of *{esc(case.contest)}*, requested{favored}.{standing}"),
-            context(f"Completing writes the amended count as a new version of the survey of returns, makes the "
+            context(f"Completing writes the amended count as a new version of the survey of returns (when a vote "
+                    f"changed), makes the "
                     f"certificates of election and settles the requester's money ({cite('(6)')}): a refund of the "
                     f"payment if the result is reversed in the requester's favor or the amended count is within "
                     f"½ of 1% {cite('(2)(d)')}; otherwise the return of what the recount did not use "
@@ -84,7 +85,8 @@ def complete_modal(case: CaseView) -> dict:
     else:
         blocks += [
             section(f"Complete the automatic recount of *{esc(case.contest)}* ({cite('(1)')})."),
-            context(f"Completing writes the amended count as a new version of the survey of returns and makes the "
+            context(f"Completing writes the amended count as a new version of the survey of returns (when a vote "
+                    f"changed) and makes the "
                     f"certificates of election ({cite('(6)')}). It cannot be undone."),
         ]
     blocks += _notices_blocks(case)
@@ -108,7 +110,7 @@ def results_notice_modal(case: CaseView, view: CompletionView, *, now: dt.dateti
                  private_metadata=json.dumps({"case_id": case.id}))
 
 
-def balance_modal(case: CaseView, view: CompletionView) -> dict:
+def balance_modal(case: CaseView, view: CompletionView, *, today: dt.date) -> dict:
     who = f"*{esc(case.request.requester_name)}*" if case.request else "the requester"
     outstanding = view.balance_outstanding
     blocks = [
@@ -122,6 +124,7 @@ def balance_modal(case: CaseView, view: CompletionView) -> dict:
                    placeholder="e.g. check 1077 / receipt R-2026-131"),
         text_input(Block.BALANCE_RECEIVED_BY, "Received by", optional=False, max_length=NAME_LIMIT,
                    placeholder="Name of the person who received it"),
+        received_on_input(Block.BALANCE_RECEIVED_ON, "Received on", today),
     ]
     return modal("Record balance paid", blocks, callback_id=View.BALANCE.value, submit="Record",
                  private_metadata=json.dumps({"case_id": case.id}))

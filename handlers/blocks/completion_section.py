@@ -174,6 +174,8 @@ def _after(case: CaseView, view: CompletionView) -> list[dict]:
         fields.append(settlement)
     if view.amended_version:
         fields.append(f"*Survey of returns*\nversion {view.amended_version}, amended by the recount")
+    else:
+        fields.append("*Survey of returns*\nunchanged: no vote changed, no new version")
     blocks = [section(f":white_check_mark: *Recount completed* — {esc(completion.get('reason', ''))}"),
               fields_section(fields[:10])]
     override = notices_override_text(completion)

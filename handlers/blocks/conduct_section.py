@@ -29,7 +29,12 @@ def set_up_text(tally: TallySummary) -> str:
     mode = "double entry" if tally.double_entry else "single entry"
     units = ", ".join(esc(unit_label(u)) for u in tally.units[:10])
     more = f" and {len(tally.units) - 10:,} more" if len(tally.units) > 10 else ""
-    return f"How: {tally.method_label}{per} · {mode} · {tally.expected:,} {word}s expected: {units}{more}"
+    sheets = ""
+    if word != "machine":
+        used = len(tally.election_sheet_ids)
+        sheets = (f" · {used:,} tally sheet{'s' if used != 1 else ''} of the election on record (refused as recount "
+                  "sheets)") if used else " · the election's tally sheets not listed"
+    return f"How: {tally.method_label}{per} · {mode} · {tally.expected:,} {word}s expected: {units}{more}{sheets}"
 
 
 def tally_text(tally: TallySummary | None) -> str:

@@ -12,6 +12,7 @@ builders only.
 """
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -74,6 +75,15 @@ def amount_input(block: Block, label: str, *, optional: bool = True, hint: str |
                  initial: str | None = None) -> dict[str, Any]:
     return text_input(block, label, optional=optional, max_length=AMOUNT_LIMIT, placeholder="e.g. 1,234.50",
                       hint=hint, initial=initial)
+
+
+def received_on_input(block: Block, label: str, today: dt.date, *, hint: str | None = None) -> dict[str, Any]:
+    """The day money was received (or a step done), recorded after the fact: a date picker set to today in
+    Colorado; the service refuses a day after today."""
+    element = {"type": "datepicker", "action_id": block.value, "initial_date": today.isoformat(),
+               "placeholder": plain("The day it was received")}
+    return _input(block, label, element, optional=False,
+                  hint=hint or "The day it was received, not the day it is recorded; today unless you change it.")
 
 
 def _input(block: Block, label: str, element: dict[str, Any], *, optional: bool, hint: str | None) -> dict[str, Any]:
@@ -177,7 +187,7 @@ def cost_modal(case: CaseView, *, previous: list[CostItem] | None = None) -> dic
         number_input(Block.COST_STAFF_HOURS, "Hours", decimal=True, initial=values.get(Block.COST_STAFF_HOURS),
                      hint="Decimal hours are fine: 7.5"),
         amount_input(Block.COST_STAFF_RATE, "Hourly rate ($)", initial=values.get(Block.COST_STAFF_RATE)),
-        text_input(Block.COST_STAFF_DESCRIPTION, "Who (optional)", placeholder="e.g. two election clerks",
+        text_input(Block.COST_STAFF_DESCRIPTION, "Who", placeholder="e.g. two election clerks",
                    initial=values.get(Block.COST_STAFF_DESCRIPTION)),
         *_per_day_blocks(BOARD, "Canvass board fees",
                          f"The canvass board of {cite(section='1-13.5-1301')} assists in the recount "
@@ -187,7 +197,7 @@ def cost_modal(case: CaseView, *, previous: list[CostItem] | None = None) -> dic
                          f"provides ({cite('(3)')}).", values),
         section("*Supplies*"),
         amount_input(Block.COST_SUPPLIES, "Supplies ($)", initial=values.get(Block.COST_SUPPLIES)),
-        text_input(Block.COST_SUPPLIES_DESCRIPTION, "What (optional)", placeholder="e.g. tally sheets, seals",
+        text_input(Block.COST_SUPPLIES_DESCRIPTION, "What", placeholder="e.g. tally sheets, seals",
                    initial=values.get(Block.COST_SUPPLIES_DESCRIPTION)),
         section("*Other*"),
         amount_input(Block.COST_OTHER_AMOUNT, "Amount ($)", initial=values.get(Block.COST_OTHER_AMOUNT)),

@@ -1,18 +1,19 @@
 """The "Record payment" modal, (2)(b)(IV) and (2)(c): an amount from the requester, how, its receipt. Pure."""
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 from bot.services.case_money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT
 from bot.services.cases import CaseView
 from handlers.blocks.common import context, esc, modal, option, plain, section
-from handlers.blocks.cost_modal import amount_input, text_input
+from handlers.blocks.cost_modal import amount_input, received_on_input, text_input
 from handlers.ids import Block, View
 from rules.money import format_money
 from rules.statute import cite
 
 
-def payment_modal(case: CaseView) -> dict:
+def payment_modal(case: CaseView, *, today: dt.date) -> dict:
     money, request = case.money, case.request
     who = f"*{esc(request.requester_name)}*" if request else "the requester"
     if money is not None and money.cost_determined is not None:
@@ -36,6 +37,7 @@ def payment_modal(case: CaseView) -> dict:
                    max_length=REFERENCE_LIMIT, placeholder="e.g. check 1042 / receipt R-2026-118"),
         text_input(Block.PAYMENT_RECEIVED_BY, "Received by", optional=False, max_length=NAME_LIMIT,
                    placeholder="Name of the person who received it"),
+        received_on_input(Block.PAYMENT_RECEIVED_ON, "Received on", today),
     ]
     return modal("Record payment", blocks, callback_id=View.PAYMENT.value, submit="Record",
                  private_metadata=json.dumps({"case_id": case.id}))

@@ -171,6 +171,9 @@ def report_blocks(case: CaseView, view: CompletionView) -> list[dict]:
     if view.amended_version:
         blocks.append(context(f"The survey of returns now has version {view.amended_version}, amended by the recount; "
                               "every earlier version stays on the record."))
+    else:
+        blocks.append(context("No vote changed, so the survey of returns stands as it was: no new version of it was "
+                              "written."))
     if completion.get("kind") == "question":
         nxt = f"Next: notify {esc(completion.get('notice_of_results_to', 'the governing body'))} of the results"
     else:

@@ -1,11 +1,11 @@
 """The parts of a case card only a requested recount has: the request, the (2)(b) checklist, the money."""
 from __future__ import annotations
 
+from bot.services.case_money import received_on_of
 from bot.services.cases import CaseView
 from bot.slack_text import mention
 from handlers.blocks.common import button, context, day, denver, esc, fields_section, section
 from handlers.ids import Action
-from rules.calendar import DENVER
 from rules.money import format_money
 from rules.requests import favored_label
 
@@ -74,7 +74,7 @@ def money_blocks(case: CaseView) -> list[dict]:
     if payments:
         notes.append("Payments: " + esc("; ".join(
             f"{format_money(p.amount)} by {p.details.get('method', '')}, ref. {p.details.get('reference', '')}, "
-            f"received by {p.details.get('received_by', '')} ({p.recorded_at.astimezone(DENVER):%Y-%m-%d})"
+            f"received by {p.details.get('received_by', '')} on {received_on_of(p.details, p.recorded_at):%Y-%m-%d}"
             for p in payments)))
     if notes:
         blocks.append(context(*notes))

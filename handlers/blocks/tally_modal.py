@@ -118,6 +118,12 @@ def set_up_modal(form: SetUpForm) -> dict:
             **({"initial_options": [option("Each sheet is entered by two people", DOUBLE_ENTRY)]}
                if form.double_entry else {})},
             optional=True, hint="A unit then counts only when two different people's entries of its sheet agree."),
+        text_field(Block.TALLY_ELECTION_SHEETS.value, "Tally sheets used at the election (one per line)",
+                   initial="\n".join(form.election_sheet_ids) or None, multiline=True,
+                   max_length=UNITS_TEXT_LIMIT, optional=True, placeholder="E-01\nE-02",
+                   hint="The identifiers of the election's own tally sheets. A recount sheet with one of them is "
+                        f"refused: with paper or electronic ballots the votes are tallied on sheets other than those "
+                        f"used at the election ({cite('(5)')}). Not checked with voting machines."),
     ]
     if form.sheets_entered:
         blocks.append(context(f"{form.sheets_entered:,} tally entr{'y is' if form.sheets_entered == 1 else 'ies are'}"
@@ -160,7 +166,10 @@ def sheet_modal(*, cases: list[CountingCase], form: SheetForm | None, channel_id
         section(f"*{esc(form.contest)}* (case #{form.case_id}) — {summary.method_label}; {mode}.\n"
                 f"*{progress_text(summary)}*."),
         context(f"{cite('(5)')}: tally on sheets other than those used at the election"
-                + ("; a separate tally sheet for each machine." if word == "machine" else ".")
+                + ("; a separate tally sheet for each machine." if word == "machine" else
+                   f" ({len(summary.election_sheet_ids):,} of the election's sheet ids on record: a sheet with one of "
+                   "them is refused)." if summary.election_sheet_ids else
+                   " (the election's sheet ids are not on record: the card's *Set up the count* takes them).")
                 + " You are recorded as the person entering this sheet; the entry number is decided for you: 1 for a "
                   "sheet not yet entered, 2 for the check of a sheet someone else entered."),
     ]

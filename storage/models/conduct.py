@@ -88,6 +88,10 @@ class Certificate(Base):
     delivered_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
     delivered_by: Mapped[str | None] = mapped_column(String(200), default=None)
     delivery_method: Mapped[str | None] = mapped_column(String(64), default=None)
+    # The signature line as it was when the certificate was made (the office's settings then): a later change of
+    # official does not rewrite a certificate already issued. None (made before 0010): the settings now.
+    signer_name: Mapped[str | None] = mapped_column(String(200), default=None)
+    signer_title: Mapped[str | None] = mapped_column(String(200), default=None)
 
     def issue_link(self) -> str:
         """A new token for this certificate's link (any earlier link stops working): kept as its hash, returned

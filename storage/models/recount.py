@@ -48,6 +48,10 @@ class RecountCase(Base):
     count_method: Mapped[str | None] = mapped_column(String(32), default=None)
     expected_units: Mapped[list | None] = mapped_column(default=None)
     double_entry: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
+    # The identifiers of the tally sheets used at the election, as the office entered them at set-up: a recount
+    # sheet with one of them is refused, since (5) has the votes "tallied on sheets other than those used at the
+    # election". None: not entered (nothing to check against).
+    election_sheet_ids: Mapped[list | None] = mapped_column(default=None)
     # Completion (6) and settlement ((2)(c), (d), (f)), as the statute core decided them.
     completed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
     completed_by: Mapped[str | None] = mapped_column(String(64), default=None)

@@ -311,7 +311,7 @@ def test_counting_waits_for_all_four_steps_then_starts_once(harness) -> None:
     card_text = text_of(current(harness, card))
     assert "*Paid* (2)(b)(IV)\n$1,000.00" in card_text and "*Due*\n*$478.59*" in card_text
     assert "*Held for expenses* (2)(c)\n$1,000.00" in card_text
-    assert "Payments: $1,000.00 by check, ref. check 1042, received by Dana Whitfield (2026-11-06)" in card_text
+    assert "Payments: $1,000.00 by check, ref. check 1042, received by Dana Whitfield on 2026-11-06" in card_text
     paid = thread_texts(harness, card)[-1]
     assert "Payment of *$1,000.00* recorded" in paid and "*$478.59 still due*" in paid
     answered = len(harness.slack.calls_to("response_url"))

@@ -67,6 +67,18 @@ def test_a_good_ballot_sheet_has_no_problem(method):
                           election_sheet_ids={"E-1"}) == []
 
 
+@pytest.mark.parametrize("typed", ["E-1", "e-1", "  E-1 "])
+def test_a_sheet_used_at_the_election_is_named_whatever_the_case_it_is_typed_in(typed):
+    [problem] = validate_sheet(sheet(typed, "Batch 1"), contest=SURVEY, expected_units=BATCHES,
+                               election_sheet_ids=["E-1", "E-2"])
+    assert problem.field == "sheet_id" and problem.citation == S5
+    assert problem.message.startswith(f"sheet {typed.strip()} is one of the tally sheets used at the election")
+
+
+def test_without_the_election_sheet_ids_nothing_is_refused_for_them():
+    assert validate_sheet(sheet("E-1", "Batch 1"), contest=SURVEY, expected_units=BATCHES) == []
+
+
 def test_the_election_sheet_rule_is_for_paper_and_electronic_ballots_as_the_text_says():
     machine_sheet = sheet("E-1", "M-101", method=MACHINE)
     assert validate_sheet(machine_sheet, contest=SURVEY, expected_units=MACHINES, election_sheet_ids={"E-1"}) == []
