@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from bot.services import cases
+from bot.services import cases, conflicts
 from bot.services import lot as lots
 from bot.services.certificates import certificate_link
 from bot.services.errors import UserError
@@ -27,6 +27,7 @@ from handlers.cost import letter_signer
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from rules.conflicts import CaseStep
 from rules.lot import LOT_CITATION, CandidateNotice
 from rules.statute import cite
 from storage.models import Role
@@ -53,6 +54,8 @@ def open_lot(ix: Interaction) -> None:
     if case.completion is not None and case.completion.lot is not None:
         ix.tell(already_recorded(case))
         return
+    conflicts.check_case_step(ix.services, workspace_id=workspace_id, case_id=case.id, actor=ix.user_id,
+                              step=CaseStep.CERTIFY)  # a candidate or the requester is told who may, first
     tie = lots.lot_owed(ix.services, workspace_id=workspace_id, case_id=case.id)
     if tie is None:
         ix.tell(f"This recount left no tie to decide by lot ({LOT_CITATION}); nothing to record.")

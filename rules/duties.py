@@ -9,13 +9,15 @@ The duties, each with the subsection that makes it one:
   certificate of election ... and shall deliver the certificate to such candidate");
 - the refund of the payment — (2)(d) — or the return of the unused portion of the deposit — (2)(f) — until the
   office records that the money went back to the requester;
-- a balance of the actual cost still due from the requester, demanded under (2)(c), until collected in full.
+- a balance of the actual cost still due from the requester, demanded under (2)(c), until collected in full;
+- a tie the completed recount left for the last seat: the drawing of lots by the canvass board (1-13.5-1304),
+  until it is recorded (its certificate of election is made then, and becomes a duty of its own);
+- after a lot drawn once the notice of the results was given, the amended notice of the results — (6).
 
 Reading (DUTIES_READING): (6), (2)(c), (2)(d) and (2)(f) set no day for what follows the completion. The bot reads
 each as owed from the completion on: it stays listed until recorded done, and the office is reminded of what is
 left every day at its reminder hour from the day after the completion.
 
-Not here: a certificate withheld for a seat tied and left to the lot (1-13.5-1304) is owed once the lot is drawn.
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from rules.money import ZERO, format_money
-from rules.statute import cite
+from rules.statute import TIE_BY_LOT_CITATION, cite
 
 DUTIES_READING = (
     "C.R.S. 1-13.5-1306(6), (2)(c), (2)(d) and (2)(f) set no day for what follows the completion of a recount; "
@@ -40,6 +42,8 @@ class DutyKind(str, enum.Enum):
     REFUND = "refund"  # (2)(d)
     DEPOSIT_RETURN = "deposit_return"  # (2)(f)
     BALANCE = "balance"  # (2)(c)
+    LOT = "lot"  # 1-13.5-1304: the drawing of lots for a tie the recount left
+    AMENDED_NOTICE = "amended_notice"  # (6): the notice of the results amended by the lot
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,8 @@ class CaseFacts:
     money_returned: bool = False
     requester: str = "the requester"
     balance_outstanding: Decimal = ZERO
+    tied_for_lot: tuple[str, ...] = ()  # the candidates tied for the last seat while the lot is not yet drawn
+    amended_notice_owed: bool = False
 
 
 @dataclass(frozen=True)
@@ -105,6 +111,14 @@ def duties_of(facts: CaseFacts) -> tuple[Duty, ...]:
     if not facts.results_notified:
         owed.append(Duty(DutyKind.RESULTS_NOTICE, facts.case_id,
                          f"Notify {facts.governing_body} of the results of the recount", cite("(6)"), facts.case_id))
+    if facts.tied_for_lot:
+        owed.append(Duty(DutyKind.LOT, facts.case_id,
+                         f"Record the drawing of lots among {', '.join(facts.tied_for_lot)} for the tied seat",
+                         TIE_BY_LOT_CITATION, facts.case_id))
+    if facts.amended_notice_owed:
+        owed.append(Duty(DutyKind.AMENDED_NOTICE, facts.case_id,
+                         f"Send {facts.governing_body} the notice of the results amended by the lot", cite("(6)"),
+                         facts.case_id))
     for certificate in facts.certificates:
         if not certificate.delivered:
             owed.append(Duty(DutyKind.CERTIFICATE, facts.case_id,

@@ -45,7 +45,9 @@ def facts_of(session: Session, case: RecountCase) -> CaseFacts:
         deposit_return=Decimal(settlement.get("deposit_return") or "0"),
         money_returned=case.money_returned_at is not None,
         requester=request.requester_name if request else "the requester",
-        balance_outstanding=view.balance_outstanding if view.completed else ZERO)
+        balance_outstanding=view.balance_outstanding if view.completed else ZERO,
+        tied_for_lot=tuple(completion.get("tied_for_last_seat") or ()) if view.lot_owed else (),
+        amended_notice_owed=view.amended_notice_owed)
 
 
 def duties_of_case(session: Session, case: RecountCase) -> tuple[Duty, ...]:

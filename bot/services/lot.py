@@ -15,10 +15,12 @@ from bot.documents.certificate import check_names
 from bot.services.cases import NoticeMethod
 from bot.services.completion import CERTIFICATE_LIFETIME
 from bot.services.completion_view import LotView, lot_view_of
+from bot.services.conflicts import authorize_step
 from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
 from bot.services.tally import case_for_update
 from bot.slack_text import echo, esc
+from rules.conflicts import CaseStep
 from rules.lot import CandidateNotice, LotInvalid, LotMethod, TieForLot, decide_lot, tie_to_draw
 from rules.serialize import to_jsonable
 from storage import audit
@@ -83,6 +85,7 @@ def record_lot(services: Services, *, workspace_id: int, case_id: int, data: Lot
         raise UserError("The lot cannot have been drawn in the future.", field="drawn_at")
     with services.db.transaction() as session:
         case = case_for_update(session, case_id, workspace_id)
+        authorize_step(session, case, actor, CaseStep.CERTIFY)  # the lot makes a certificate of election (6)
         existing = lot_view_of(session, case.id)
         if existing is not None:  # a double click, a retry or a colleague's modal: the first drawing stands
             return LotRecorded(case.id, False, existing)

@@ -116,7 +116,9 @@ DUTY_BUTTON = {DutyKind.RESULTS_NOTICE: ("Record results notice", Action.RECORD_
                DutyKind.CERTIFICATE: ("Record delivery", Action.RECORD_DELIVERY),
                DutyKind.REFUND: ("Record refund paid", Action.RECORD_MONEY_RETURNED),
                DutyKind.DEPOSIT_RETURN: ("Record deposit returned", Action.RECORD_MONEY_RETURNED),
-               DutyKind.BALANCE: ("Record balance paid", Action.RECORD_BALANCE)}
+               DutyKind.BALANCE: ("Record balance paid", Action.RECORD_BALANCE),
+               DutyKind.LOT: ("Record the lot", Action.RECORD_LOT),
+               DutyKind.AMENDED_NOTICE: ("Record amended notice", Action.RECORD_RESULTS_NOTICE)}
 
 
 def still_owed(case: CaseView) -> list[dict]:
@@ -197,18 +199,14 @@ def _after(case: CaseView, view: CompletionView) -> list[dict]:
     elif view.lot_owed:
         blocks.append(section(f":game_die: *A tie for the last seat is left to the lot* ({TIE_BY_LOT_CITATION}): "
                               f"{esc(names(completion.get('tied_for_last_seat') or []))}. The certificate for the "
-                              "tied seat is withheld until the canvass board draws the lot; record the drawing here.",
-                              accessory=button("Record the lot", Action.RECORD_LOT.value, str(case.id),
-                                               style="primary")))
+                              "tied seat is withheld until the canvass board draws the lot; record the drawing with "
+                              "*Record the lot* below."))
     elif view.lot is not None:
         blocks.append(section("\n".join(lot_card_lines(view.lot))))
         if view.results_notice_at is not None and view.results_notice_at < view.lot.drawn_at:
             blocks.append(section(amended_notice_line(view, completion.get("notice_of_results_to", ""))))
     blocks += still_owed(case)
     elements = []
-    if view.amended_notice_owed:
-        elements.append(button("Record amended notice", Action.RECORD_RESULTS_NOTICE.value, str(case.id),
-                               style="primary"))
     for certificate in view.certificates[:20]:
         elements.append(button(f"New link: {certificate.candidate}", Action.NEW_CERTIFICATE_LINK.value,
                                str(certificate.id)))

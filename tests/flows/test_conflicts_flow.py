@@ -5,9 +5,11 @@ that official succeeds. In the example election the official, Dana Whitfield, is
 Ridge, exactly the case the issue found passing silently."""
 from __future__ import annotations
 
+import datetime as dt
+
 from sqlalchemy import select
 
-from storage.models import AuditEntry, CandidateUser, Certificate, RecountCase, RecountRequestRow
+from storage.models import AuditEntry, CandidateUser, Certificate, LotDrawing, RecountCase, RecountRequestRow
 from tests.flows.test_completion_flow import (
     PINE_RIDGE, counting_case, current, harness, open_modal, select_, tally, text, when,
 )
@@ -99,3 +101,32 @@ def test_a_candidate_official_may_not_complete_or_certify_and_another_official_d
     with harness.db.transaction() as s:
         assert s.get(Certificate, certificate_id).delivered_by == "Sam Clerk"
     assert FLAG in text_of(current(harness, card))  # flagged on the card after completion too
+
+
+def test_a_candidate_in_the_tie_may_not_record_the_lot_and_another_official_does(harness) -> None:
+    from tests.flows.test_lot_flow import NATARAJAN, REED, completed_cherry_tie, lot_values
+
+    case_id, card = completed_cherry_tie(harness)
+    harness.click(current(harness, card), "case.complete")
+    admin(harness, f"role <@{OUTSIDER}> official")
+    admin(harness, f'candidate <@{OFFICIAL}> "Thomas Reed"')  # the official is one of the tied candidates
+    opened = len(harness.slack.calls_to("views.open"))
+    told = tell_after(harness, lambda: harness.click(current(harness, card), "case.lot", value=str(case_id)))
+    assert told.startswith("You are a candidate in this contest (Thomas Reed): you may not certify the result of")
+    assert told.endswith(f"<@{OUTSIDER}> may do it instead.")
+    assert len(harness.slack.calls_to("views.open")) == opened  # no form for him
+
+    harness.clock.advance(days=2)
+    drawn_at = harness.services.now() - dt.timedelta(hours=1)
+    view = open_modal(harness, card, "case.lot", user=OUTSIDER)
+    values = lot_values(view, winner=REED, drawn_at=drawn_at,
+                        notice_at={REED: drawn_at - dt.timedelta(days=1), NATARAJAN: drawn_at - dt.timedelta(days=1)})
+    answer = harness.submit(view, values, user=OFFICIAL).json()  # the form replayed by the candidate
+    assert answer["response_action"] == "update"
+    assert "You are a candidate in this contest (Thomas Reed)" in text_of({"blocks": answer["view"]["blocks"]})
+    with harness.db.transaction() as s:
+        assert s.scalars(select(LotDrawing)).all() == []
+    assert harness.submit(view, values, user=OUTSIDER).body in (b"", b"{}")
+    with harness.db.transaction() as s:
+        [drawing] = s.scalars(select(LotDrawing)).all()
+        assert drawing.recorded_by == OUTSIDER

@@ -164,9 +164,11 @@ def test_a_reversal_owes_the_refund(harness) -> None:
 
 
 def test_notices_still_owed_after_an_automatic_recount_stay_listed(harness) -> None:
-    case_id, card = automatic_card(harness, "Bear Creek Fire Protection District - Ballot Issue 6A")
+    case_id, card = automatic_card(harness, "Bear Creek Fire Protection District - Ballot Issue 6A",
+                                   give_notices=False)
     enter(harness, case_id, {"Precinct 1": {"Yes": 2208, "No": 2190}, "Precinct 2": {"Yes": 2131, "No": 2128}})
-    harness.click(current(harness, card), "case.complete")
+    view = open_modal(harness, card, "case.complete")  # owed notices: completed only with a reason (1)
+    harness.submit(view, {"complete.notices_reason": text("The board was told at its meeting; letter to follow.")})
     waiting = home(harness)
     # The notice of the recount to the governing body (no issue committee is recorded) was never given.
     assert (f"Record 1 outstanding notice of case #{case_id} (Bear Creek Fire Protection District - Ballot Issue 6A)"
@@ -179,3 +181,34 @@ def test_notices_still_owed_after_an_automatic_recount_stay_listed(harness) -> N
     # A viewer records nothing, so nothing waits on them.
     harness.command(f"admin role <@{VIEWER}> viewer")
     assert "Nothing right now." in home(harness, VIEWER)
+
+
+def test_a_tie_left_to_the_lot_is_owed_until_drawn_and_its_amended_notice_until_sent(harness) -> None:
+    from tests.flows.test_lot_flow import NATARAJAN, REED, completed_cherry_tie, lot_values
+
+    case_id, card = completed_cherry_tie(harness)
+    harness.click(current(harness, card), "case.complete")
+    lot = "Record the drawing of lots among Thomas Reed, Priya Natarajan for the tied seat"
+    assert f"{lot} — case #{case_id}" in home(harness) and "(C.R.S. 1-13.5-1304)" in home(harness)
+    assert lot in still_owed(harness, card)
+    [reminder, *_] = remind(harness, dt.date(2026, 11, 7))
+    assert lot in reminder
+    view = open_modal(harness, card, "case.results_notice", user=STAFF)  # the first notice, before the lot
+    harness.submit(view, {"results.given_by": text("Dana Clerk"), "results.method": select_("email"),
+                          "results.given_at": when(harness.services.now())}, user=STAFF)
+
+    harness.clock.advance(days=2)
+    drawn_at = harness.services.now() - dt.timedelta(hours=1)
+    view = open_modal(harness, card, "case.lot")
+    noticed = {REED: drawn_at - dt.timedelta(days=1), NATARAJAN: drawn_at - dt.timedelta(days=1)}
+    harness.submit(view, lot_values(view, winner=REED, drawn_at=drawn_at, notice_at=noticed))
+    waiting = home(harness)
+    assert lot not in waiting and lot not in still_owed(harness, card)
+    amended = "the notice of the results amended by the lot"
+    assert amended in waiting and amended in still_owed(harness, card)
+    assert "Deliver the certificate of election to Thomas Reed" in waiting  # the certificate the lot made
+
+    view = open_modal(harness, card, "case.results_notice", user=STAFF)  # the still-owed row's button
+    harness.submit(view, {"results.given_by": text("Dana Clerk"), "results.method": select_("letter"),
+                          "results.given_at": when(harness.services.now())}, user=STAFF)
+    assert amended not in home(harness) and amended not in still_owed(harness, card)
