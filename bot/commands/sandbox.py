@@ -90,6 +90,7 @@ def _clock_start(args: argparse.Namespace):
 
 def offline(args: argparse.Namespace, *, banner: str) -> int:
     from bot.offline.clock import clock_file, sandbox_clock, save_moment, saved_moment
+    from bot.offline.ports import page_port_file, save_port, saved_port
     from bot.offline.sandbox import Sandbox
 
     # Quiet by default: the page (or the console) is the interface; WARNING still shows the bot's problems.
@@ -103,6 +104,7 @@ def offline(args: argparse.Namespace, *, banner: str) -> int:
         db = open_database(url)
         cleanup.callback(db.dispose)
         kept = clock_file(url) if start is not None and not args.fresh else None
+        port_file = None if args.fresh else page_port_file(url)
         sandbox = Sandbox(db, port=port, clock=sandbox_clock(start, resume_after=saved_moment(kept)))
         web = None
         try:
@@ -114,7 +116,8 @@ def offline(args: argparse.Namespace, *, banner: str) -> int:
                     if not args.console:
                         from bot.offline.web import WebSandbox
 
-                        web = WebSandbox(sandbox, port=page_port).start()
+                        web = WebSandbox(sandbox, port=page_port, fallback_port=saved_port(port_file)).start()
+                        save_port(port_file, web.server.port)
                 except OSError as exc:
                     raise CommandFailed(f"cannot start the offline sandbox: {exc}") from None
                 _announce(banner, sandbox, web, "a new database for this session" if args.fresh else db.describe())

@@ -20,10 +20,11 @@ __all__ = ["ApiError", "SandboxApi", "SandboxWebServer", "WebSandbox"]
 class WebSandbox:
     """A running sandbox's page: the API over it and the server that serves both."""
 
-    def __init__(self, sandbox: Sandbox, *, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, sandbox: Sandbox, *, host: str = "127.0.0.1", port: int = 0,
+                 fallback_port: int | None = None) -> None:
         self.sandbox = sandbox
         self.api = SandboxApi(sandbox)
-        self.server = SandboxWebServer(self.api, host=host, port=port)
+        self.server = SandboxWebServer(self.api, host=host, port=port, fallback_port=fallback_port)
 
     def start(self) -> "WebSandbox":
         try:

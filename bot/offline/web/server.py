@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -45,8 +46,11 @@ SECURITY_HEADERS = {
 
 
 class SandboxWebServer:
-    def __init__(self, api: SandboxApi, host: str = "127.0.0.1", port: int = 0) -> None:
-        self.api, self.host, self.wanted_port = api, host, port
+    def __init__(self, api: SandboxApi, host: str = "127.0.0.1", port: int = 0,
+                 fallback_port: int | None = None) -> None:
+        # fallback_port: the port the page had last time, when `port` was taken then too (ports.py keeps it).
+        # Preferred over a random free port, so a page left open in the browser finds the sandbox again.
+        self.api, self.host, self.wanted_port, self.fallback_port = api, host, port, fallback_port
         self.port_note: str | None = None
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -59,13 +63,22 @@ class SandboxWebServer:
         except OSError as exc:
             if self.wanted_port == 0:
                 raise
-            self._server = _Server((self.host, 0), handler)
+            self._server = self._bind_fallback(handler)
             self.port_note = (f"port {self.wanted_port} is taken ({exc.strerror or exc}); "
                               f"the page uses port {self._server.server_address[1]} instead")
         self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.1},
                                         name="sandbox-page", daemon=True)
         self._thread.start()
         return self
+
+    def _bind_fallback(self, handler: type) -> "_Server":
+        """The port the page had last time if it is free now, else any free port."""
+        if self.fallback_port and self.fallback_port != self.wanted_port:
+            try:
+                return _Server((self.host, self.fallback_port), handler)
+            except OSError:
+                pass
+        return _Server((self.host, 0), handler)
 
     @property
     def port(self) -> int:
@@ -96,7 +109,12 @@ class SandboxWebServer:
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
-    allow_reuse_address = False  # a port another sandbox holds is taken, not shared
+    # SO_REUSEADDR on POSIX: a quick restart binds the port again although the connections the last session
+    # closed (the page's event stream) still wait out TIME_WAIT on it. It never lets two listeners share a
+    # port there, so a port another process holds is still taken. Not on Windows, where SO_REUSEADDR would
+    # let this server take over a port another process listens on.
+    allow_reuse_address = os.name == "posix"
+    allow_reuse_port = False
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         log.exception("sandbox page: unhandled error serving %s", client_address)
