@@ -46,7 +46,7 @@ def test_every_supported_block_and_an_unsupported_one() -> None:
 
     lines = message_lines({"blocks": blocks, "text": "fallback"}, button, names)
     assert lines == [
-        "Case 1", "══════", "Margin *21*", "  *Election*", "  Regular", "  <Open>", "  by @maya · [image: seal]",
+        "Case 1", "══════", "Margin 21", "  Election", "  Regular", "  <Open>", "  by @maya · [image: seal]",
         "─" * 48, "<Approve>  [static_select: Pick]", "[unsupported block: rich_text]",
     ]
     assert labels == [("s1", "a"), ("b1", "yes")]

@@ -16,7 +16,7 @@ from typing import Callable
 from .feed import Entry, Feed
 from .modal import ModalSession
 from .people import find_person
-from .render import clock, message_lines
+from .render import clock, message_lines, plain
 from .sandbox import COMMAND, Button, Reply, Sandbox, buttons_of
 
 HELP = """\
@@ -115,7 +115,7 @@ class Console:
             for button in buttons_of(message, channel, recipient):
                 visible = "" if recipient is None else f" (only visible to {self.sandbox.name_of(recipient)})"
                 first_line = next(iter(message_lines(message, lambda *_: "", self.sandbox.name_of)), "")
-                self.say(f"  {self._number(button)}) {button.label} — on “{first_line[:60]}”{visible}")
+                self.say(f"  {self._number(button)}) {plain(button.label)} — on “{first_line[:60]}”{visible}")
                 shown += 1
         if not shown:
             self.say("No buttons in recent messages.")
@@ -133,10 +133,10 @@ class Console:
             self.say("That message is gone.")
             return
         if not any(b.key == button.key for b in buttons_of(message, button.channel, button.ephemeral_for)):
-            self.say(f"“{button.label}” is no longer on that message (it was edited).")
+            self.say(f"“{plain(button.label)}” is no longer on that message (it was edited).")
             return
         before = self._top()
-        self.say(f"(clicking “{button.label}” as {self.person.name})")
+        self.say(f"(clicking “{plain(button.label)}” as {self.person.name})")
         self._after(self.sandbox.click(self.person, button, message), before)
 
     # ----------------------------------------------------------------- after a request
@@ -197,7 +197,7 @@ class Console:
             if channel is None or not message.get("ts"):
                 return f"[{(element.get('text') or {}).get('text', '')}]"
             button = Button(channel, message["ts"], block_id, element, recipient)
-            return f"[{self._number(button)}: {button.label}]"
+            return f"[{self._number(button)}: {plain(button.label)}]"
 
         for line in message_lines(message, label, self.sandbox.name_of):
             self.say("   " + line)

@@ -16,7 +16,7 @@ from typing import Any, Callable
 from rules.calendar import DENVER
 
 from .people import Person
-from .render import denver_time, text_of
+from .render import denver_time, plain, text_of
 
 CANCEL_WORD = "/cancel"
 FILE_INPUT_MAX_BYTES = 10 * 1024 * 1024  # Slack's limit for a file attached in a modal's file_input
@@ -78,7 +78,7 @@ class FieldPrompter:
         for line in intro:
             self.say("  " + line)
         if error:
-            self.say(f"  ! {error}")
+            self.say(f"  ! {plain(error)}")
         prompt = f"  [{default[0]}] > " if default else "  > "
         while True:
             try:
