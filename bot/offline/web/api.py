@@ -16,6 +16,7 @@ what each person's client shows.
 """
 from __future__ import annotations
 
+import secrets
 import threading
 from typing import Any, Callable
 from urllib.parse import quote
@@ -40,11 +41,14 @@ class SandboxApi(PersonActions):
         self._notices: dict[str, list[dict[str, Any]]] = {}  # what Slack's client itself tells a person
         self._dismissed: dict[str, set[str]] = {}  # ephemeral messages a person dismissed
         self._closed = False
+        # Which page (a browser tab: its client id) opened each modal, so a reload of that tab closes them.
+        self._opened_by: dict[str, str] = {}
+        self.session = secrets.token_hex(8)  # this run of the sandbox: a page sees a restart by its change
         self._unsubscribe = sandbox.standin.subscribe(self._on_change)
         self.actions: dict[str, Callable[[Person, dict[str, Any]], dict[str, Any]]] = {
             "command": self.command, "act": self.act, "view_act": self.view_act, "submit": self.submit,
             "close": self.close_view, "home": self.open_home, "shortcut": self.shortcut, "dismiss": self.dismiss,
-            "upload": self.upload,
+            "upload": self.upload, "reload": self.reload,
         }
 
     # ----------------------------------------------------------------- changes, for live updates
@@ -85,8 +89,39 @@ class SandboxApi(PersonActions):
         if handler is None:
             raise ApiError(404, f"no action {action!r}; the actions are {', '.join(sorted(self.actions))}")
         person = self.person(body.get("as"))
+        client = body.get("client") if isinstance(body.get("client"), str) else None
+        before = self._open_view_ids()
         result = handler(person, body)
+        if client:
+            for view_id in self._open_view_ids() - before:
+                self._opened_by[view_id] = client
         return {"ok": True, **result, "state": self.state(person.key)}
+
+    def _open_view_ids(self) -> set[str]:
+        state = self.sandbox.standin.state
+        return {v["id"] for p in self.sandbox.people for v in state.open_views(p.user_id)}
+
+    def reload(self, person: Person, body: dict[str, Any]) -> dict[str, Any]:
+        """The page was loaded again in a tab: a new Slack client. Slack does not bring a modal back after its
+        client reloads, so the modals that tab had opened (for anyone it acted as) are closed, as their X
+        closes them (the bot is told when the view asked to be, `notify_on_close`). Modals another tab opened
+        stay open there."""
+        previous = body.get("previous")
+        closed = 0
+        if isinstance(previous, str) and previous:
+            state = self.sandbox.standin.state
+            for someone in self.sandbox.people:
+                stack = state.open_views(someone.user_id)
+                mine = [v for v in stack if self._opened_by.get(v["id"]) == previous]
+                if mine:
+                    # The lowest of them, and everything stacked on it (a pushed view belongs to its stack).
+                    self.sandbox.close_view(someone, mine[0], cleared=mine[0] is stack[0])
+                    closed += len(stack) - stack.index(mine[0])
+            self._opened_by = {v: c for v, c in self._opened_by.items() if c != previous}
+            if closed:
+                self.sandbox.wait_idle()
+                self._bump()
+        return {"closed": closed}
 
     # ----------------------------------------------------------------- what a person's client shows
     def state(self, key: Any) -> dict[str, Any]:
@@ -137,7 +172,7 @@ class SandboxApi(PersonActions):
             "default_channel": self.sandbox.channel.id, "users": users, "conversations": conversations,
             "modals": snapshot["views"].get(uid, []), "home": snapshot["home"].get(uid),
             "commands": info["commands"], "shortcuts": info["shortcuts"], "subcommands": info["subcommands"],
-            "hint": HINT, "now": self.sandbox.services.now().isoformat(),
+            "hint": HINT, "now": self.sandbox.services.now().isoformat(), "session": self.session,
         }
 
     def _notice(self, person: Person, channel: str, text: str) -> None:

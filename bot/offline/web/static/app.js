@@ -2,7 +2,7 @@
 // threads, the app's Home / Messages / About tabs, the composer, the user switcher, modals; live updates.
 
 import { h, clear, avatar } from "./dom.js";
-import { getState, perform, listen, ApiError } from "./api.js";
+import { getState, perform, listen, ApiError, previousClient } from "./api.js";
 import { renderMessageList, renderMessage } from "./messages.js";
 import { renderBlocks } from "./blocks.js";
 import { ModalLayer, confirmDialog } from "./modal.js";
@@ -43,11 +43,13 @@ async function start() {
     viewAction, applyState, toast, refocus: () => ui.composer && ui.composer.focus(),
   });
   try {
-    applyState(await getState(ui.as));
+    await getState(ui.as);
   } catch (error) {
     ui.as = "official";
-    applyState(await getState(ui.as));
   }
+  // A reload is a new Slack client: the modals the page before it had open are closed, not shown again.
+  const opened = previousClient ? await perform("reload", ui.as, { previous: previousClient }) : null;
+  applyState(opened ? opened.state : await getState(ui.as));
   listen(ui.state.version, () => scheduleRefresh());
   setInterval(renderClock, 15000);
   if (ui.where.app) openApp(ui.where.app);
@@ -62,7 +64,8 @@ function scheduleRefresh() {
 async function refresh() {
   try {
     const state = await getState(ui.as);
-    if (!ui.state || state.version !== ui.state.version || state.me.key !== ui.state.me.key) applyState(state);
+    if (!ui.state || state.version !== ui.state.version || state.me.key !== ui.state.me.key
+        || state.session !== ui.state.session) applyState(state);
     return state;
   } catch (error) {
     toast(`The sandbox is not answering: ${error.message}`);
@@ -72,7 +75,9 @@ async function refresh() {
 function applyState(state) {
   // An answer for someone else (the person was switched while it travelled) or older than what is shown: ignored.
   if (!state || state.me.key !== ui.as) return;
-  if (ui.state && state.me.key === ui.state.me.key && state.version < ui.state.version) return;
+  const restarted = ui.state && state.session !== ui.state.session;  // a new sandbox behind the same port
+  if (restarted) { ui.keys = {}; ui.modals.forget(); }
+  if (!restarted && ui.state && state.me.key === ui.state.me.key && state.version < ui.state.version) return;
   ui.state = state;
   ui.clockOffset = Date.parse(state.now) - Date.now();
   if (!ui.where.app && !conversation(ui.where.channel)) ui.where.channel = state.default_channel;

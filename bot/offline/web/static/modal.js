@@ -52,6 +52,12 @@ export class ModalLayer {
     });
   }
 
+  // The sandbox restarted: its views are new ones; what was typed into the old ones is gone with them.
+  forget() {
+    this.forms.clear();
+    this.shown = null;
+  }
+
   render(stack, ctx, user) {
     this.user = user;
     this.top = stack.length ? stack[stack.length - 1] : null;
