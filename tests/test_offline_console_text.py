@@ -51,3 +51,25 @@ def test_the_console_prints_cards_links_and_modals_as_text(console, sandbox) -> 
     assert "`/recount check [contest]`" in helped  # what to type keeps its backticks
     for out in (checked, shared, modal, helped):
         assert MARKUP.findall(out) == [], MARKUP.findall(out)
+
+
+def test_the_requester_opens_the_observers_page_the_office_shared(console, sandbox, db) -> None:
+    from sqlalchemy import select
+
+    from storage.models import AuditEntry
+
+    do(console, "as requester")
+    assert "No observers' link has been shared yet" in do(console, "observe")
+    do(console, "as official")
+    do(console, "/recount check")
+    do(console, f"click {next(n for n, b in console.buttons.items() if b.label == 'Share observers' + chr(39) + ' link')}")
+    do(console, "as requester")
+    listed = do(console, "observe")
+    assert re.search(rf"1\) Observers' link #1: {re.escape(sandbox.url)}/observe/[\w-]{{43}}", listed), listed
+    page = do(console, "observe 1")
+    assert "(HTTP 200)" in page and "Cherry Creek Valley Water and Sanitation District - Director" in page
+    assert "may be present during and observe the recount (C.R.S. 1-13.5-1306(1))" in page
+    assert "Counting has not started." in page
+    assert "No observers' link 7; type observe to list them." in do(console, "observe 7")
+    with db.transaction() as s:  # a real page view, audited as any browser's
+        assert s.scalars(select(AuditEntry.action).where(AuditEntry.action == "observers.page_viewed")).all()

@@ -15,6 +15,7 @@ from typing import Callable
 
 from .feed import Entry, Feed
 from .modal import ModalSession
+from .observe import page_text, shared_links
 from .people import find_person
 from .render import clock, message_lines, plain
 from .sandbox import COMMAND, Button, Reply, Sandbox, buttons_of
@@ -24,6 +25,8 @@ HELP = """\
   buttons          list the buttons in recent messages, numbered
   click N          click button N
   as WHO           switch to {people}
+  observe [N]      the observers' links the office has shared; N opens one as the observers' page, read-only
+                   (what a candidate, committee or watcher sees, without Slack: e.g. as requester)
   help             this list
   quit             stop the bot and leave (Ctrl-D too)
   (Enter)          show anything new the bot posted
@@ -81,6 +84,8 @@ class Console:
             self.list_buttons()
         elif head == "click":
             self.click(rest)
+        elif head == "observe":
+            self.observe(rest)
         elif head.startswith("/"):
             self.slash(head, rest)
         else:
@@ -119,6 +124,27 @@ class Console:
                 shown += 1
         if not shown:
             self.say("No buttons in recent messages.")
+
+    def observe(self, which: str) -> None:
+        """The observers' page of a case, as its link opens in a browser (a real, audited page view)."""
+        links = shared_links(self.sandbox)
+        if not links:
+            self.say("No observers' link has been shared yet: an official or staff member shares one from a case "
+                     "card (Share observers' link).")
+            return
+        if not which.strip():
+            for number, link in enumerate(links, 1):
+                self.say(f"  {number}) {link.label}: {link.url}")
+            self.say("observe N opens one.")
+            return
+        number = int(which) if which.strip().isdigit() else 0
+        if not 1 <= number <= len(links):
+            self.say(f"No observers' link {which.strip()}; type observe to list them.")
+            return
+        status, lines = page_text(links[number - 1].url)
+        self.say(f"── {links[number - 1].label} · {links[number - 1].url} (HTTP {status})")
+        for line in lines:
+            self.say("   " + line)
 
     def click(self, which: str) -> None:
         button = self.buttons.get(int(which)) if which.strip().isdigit() else None

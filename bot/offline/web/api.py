@@ -21,6 +21,7 @@ import threading
 from typing import Any, Callable
 from urllib.parse import quote
 
+from bot.offline.observe import shared_links
 from bot.offline.people import Person
 from bot.offline.sandbox import Sandbox
 from bot.slack_standin import StateChange
@@ -30,6 +31,7 @@ from .errors import ApiError
 from .person_actions import PersonActions
 
 SLACKBOT = "USLACKBOT"
+OFFICE = ("official", "staff")  # the sandbox people who work in the office; the others observe
 HINT = "Type /recount check to check the example election's survey of returns."
 
 
@@ -173,6 +175,9 @@ class SandboxApi(PersonActions):
             "modals": snapshot["views"].get(uid, []), "home": snapshot["home"].get(uid),
             "commands": info["commands"], "shortcuts": info["shortcuts"], "subcommands": info["subcommands"],
             "hint": HINT, "now": self.sandbox.services.now().isoformat(), "session": self.session,
+            # Someone outside the office gets the observers' links the office passes on (in life, by email).
+            "observer_links": ([{"label": link.label, "url": link.url} for link in shared_links(self.sandbox)]
+                               if person.key not in OFFICE else []),
         }
 
     def _notice(self, person: Person, channel: str, text: str) -> None:

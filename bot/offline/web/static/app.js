@@ -248,7 +248,8 @@ function renderSidebar() {
   const channels = state.conversations.filter((c) => !c.is_im && !c.is_mpim);
   const marks = channels.map((c) => unread(c));
   const dmUnread = unread(dm());
-  if (!changed("sidebar", [state.team, channels.map((c) => c.id), marks, dmUnread, ui.where, state.me.key])) return;
+  if (!changed("sidebar", [state.team, channels.map((c) => c.id), marks, dmUnread, ui.where, state.me.key,
+    state.observer_links])) return;
   const nav = clear($("sidebar"));
   nav.append(h("div", { class: "workspace" }, h("span", { class: "workspace-name" }, state.team.name),
     h("span", { class: "workspace-domain" }, `${state.team.domain}.slack.com (offline)`)));
@@ -262,9 +263,20 @@ function renderSidebar() {
     type: "button", class: ["sidebar-item", ui.where.app && "is-active", dmUnread && "is-unread"], dataset: { app: "recount-bot" },
     onclick: () => openApp("home"),
   }, avatar(state.users[state.bot.user_id] || { name: state.bot.name, is_bot: true }, "tiny"), state.bot.name));
+  if (state.me.key !== "official" && state.me.key !== "staff") nav.append(observerLinks(state.observer_links || []));
   nav.append(h("div", { class: "sidebar-people" }, h("div", { class: "sidebar-section" }, "People in this sandbox"),
     state.people.map((p) => h("div", { class: ["sidebar-person", p.key === state.me.key && "is-me"] },
       avatar(state.users[p.user_id], "tiny"), h("span", {}, `${p.real_name}`), h("span", { class: "person-key" }, p.key)))));
+}
+
+// Someone outside the office: the observers' pages the office shared (C.R.S. 1-13.5-1306(1)), opened in a tab of
+// their own as a candidate or watcher opens the link, without Slack.
+function observerLinks(links) {
+  return h("div", { class: "sidebar-observe" }, h("div", { class: "sidebar-section" }, "Observers' pages"),
+    links.length ? links.map((link) => h("a", { class: "sidebar-item sidebar-link", href: link.url, target: "_blank",
+      rel: "noopener noreferrer" }, `\u{1F440} ${link.label}`))
+      : h("p", { class: "sidebar-note" }, "None shared with you yet: the office shares one from a case card "
+        + "(Share observers' link) and passes it on."));
 }
 
 function renderMain() {
@@ -302,7 +314,8 @@ function channelIntro(conv) {
     h("p", {}, "The real recount-bot answers here, against a Slack stand-in on this machine, on the example "
       + "election (Regular Special District Election of 2026-11-03)."),
     h("p", { class: "hint" }, h("b", {}, "Start here: "), "type ", fill("/recount check"), " to check the election's survey of returns. "
-      + "Switch people at the top right: Maya is the official, Theo staff, Riley may request a recount."));
+      + "Switch people at the top right: Maya is the official, Theo staff; Riley is an elector outside the office, "
+      + "who opens the observers' pages the office shares (left, under Observers' pages)."));
 }
 
 function renderMessages(scroller, conv, intro) {
