@@ -21,6 +21,22 @@ def latest_election(session: Session, workspace_id: int) -> Election | None:
     return found[0] if found else None
 
 
+def latest_election_day(session: Session, workspace_id: int) -> list[Election]:
+    """Every election held on the latest election day, oldest entry first. An office conducting the elections of
+    several local governments on one day (each district with its own governing body) has one election for each."""
+    found = elections_of(session, workspace_id)
+    return sorted((e for e in found if e.election_date == found[0].election_date), key=lambda e: e.id) if found else []
+
+
+def find_contest_on_day(session: Session, elections: list[Election], name: str) -> Contest | None:
+    """`find_contest` across the elections of one day: the first election holding a contest of that name."""
+    for election in elections:
+        contest = find_contest(session, election.id, name)
+        if contest is not None:
+            return contest
+    return None
+
+
 def latest_version(session: Session, election_id: int) -> SurveyVersion | None:
     return session.scalar(select(SurveyVersion).where(SurveyVersion.election_id == election_id)
                           .order_by(SurveyVersion.number.desc()).limit(1))

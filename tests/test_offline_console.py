@@ -80,7 +80,7 @@ def test_check_posts_the_verdicts_and_cards_with_numbered_buttons(console, sandb
     assert "── #elections · recount-bot" in out
     assert "Survey of returns checked: Regular Special District Election" in out
     assert f"Automatic recount: {BEAR}" in out
-    assert re.search(r"\[\d+: Record notice\]", out) and "Governing body: Board of Directors — not yet given" in out
+    assert re.search(r"\[\d+: Record notice\]", out) and "Governing body: Board of Directors of the Bear Creek Fire Protection District — not yet given" in out
     assert "checked by @maya" in out  # <@U…> rendered as the person's name
     assert count(db, RecountCase) == 2
     with db.transaction() as s:  # a workspace admin's first use made her the official, as in Slack
@@ -107,7 +107,7 @@ def test_recording_a_notice_through_its_modal(console, sandbox, db) -> None:
     assert "└─ submitted “Record notice”" in out
     assert "── #elections · edited · recount-bot" in out and "1 of 1 given" in out
     assert "── #elections · reply in thread · recount-bot" in out
-    assert "Notice to Governing body Board of Directors recorded by @maya" in out
+    assert "Notice to Governing body Board of Directors of the Bear Creek Fire Protection District recorded by @maya" in out
     assert sandbox.standin.state.open_views("U0OFFMAYA1") == []
     with db.transaction() as s:
         notice = s.scalars(select(Notice).where(Notice.given_at.is_not(None))).one()
@@ -183,11 +183,15 @@ def answer_by_label(console: Console, answers: dict[str, str], limit: int = 60):
 def test_entering_returns_in_the_modal_follows_the_redraws(console, db) -> None:
     """`/recount returns`: choosing the contest redraws the form (a dispatch_action select), then the second
     modal takes one count per choice and the reason for the correction."""
-    console.ask = answer_by_label(console, {"Contest": BEAR, "Yes": "2209", "Reason": "Yes was misread in P1"})
+    # The example office holds one election per district on 2026-11-03 (bot/offline/seed.py), newest entered
+    # first: Aspen Grove, Pine Ridge, Bear Creek (3), Cherry Creek. Each option names its district.
+    console.ask = answer_by_label(console, {"Election": "3", "Contest": BEAR, "Yes": "2209",
+                                            "Reason": "Yes was misread in P1"})
     start = len(console.out)
     console.handle("/recount returns")
     console.show_new()
     out = "\n".join(console.out[start:])
+    assert "3) Bear Creek Fire Protection District — Regular Special District Election" in out
     assert "┌─ Enter returns" in out and "┌─ Correct returns" in out
     assert "└─ submitted" in out, out
     with db.transaction() as s:

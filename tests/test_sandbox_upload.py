@@ -57,6 +57,16 @@ def web(sandbox):
         yield running
 
 
+PINE_ELECTION = "2"  # the example office's elections, newest entered first: Aspen Grove, Pine Ridge, ...
+
+
+def pine_ridge_corrected() -> str:
+    """Pine Ridge's returns (its district's own election in the example office), with one count corrected."""
+    header, *rows = EXAMPLE.read_text().splitlines(keepends=True)
+    return header + "".join(r for r in rows if r.startswith(PINE)).replace(
+        f"{PINE},Dana Whitfield,845", f"{PINE},Dana Whitfield,840")
+
+
 def versions(db) -> list[tuple[int, str]]:
     with db.transaction() as s:
         return [tuple(row) for row in s.execute(select(SurveyVersion.number, SurveyVersion.source_name)
@@ -74,7 +84,12 @@ def new_election() -> dict:
             "returns.new_election_name": {"returns.new_election_name": {"type": "plain_text_input",
                                                                         "value": "General Election"}},
             "returns.new_election_date": {"returns.new_election_date": {"type": "datepicker",
-                                                                        "selected_date": "2026-11-03"}}}
+                                                                        "selected_date": "2026-11-03"}},
+            # The example office serves several districts (each its own local government): name the new one's.
+            "returns.local_government": {"returns.local_government": {"type": "plain_text_input",
+                                                                      "value": "Front Range County"}},
+            "returns.governing_body": {"returns.governing_body": {"type": "plain_text_input",
+                                                                  "value": "Board of County Commissioners"}}}
 
 
 def test_a_file_chosen_on_the_page_is_uploaded_then_submitted_as_slacks_file_object(web, sandbox, db) -> None:
@@ -89,7 +104,7 @@ def test_a_file_chosen_on_the_page_is_uploaded_then_submitted_as_slacks_file_obj
                                                              OPENELECTIONS.stat().st_size)
     answer = ok(web, "submit", view_id=form["id"], values={
         FILE: {FILE: {"type": "file_input", "files": [{"id": file["id"]}]}}, **new_election()})
-    assert answer["action"] == "update" and answer["idle"] is True
+    assert answer["action"] == "update" and answer["idle"] is True, answer.get("errors")
     payload = signed_payload(sandbox, next(s for s in reversed(sandbox.sent) if b"view_submission" in s["body"]))
     [sent_file] = payload["view"]["state"]["values"][FILE][FILE]["files"]
     assert sent_file["id"] == file["id"] and sent_file["url_private_download"].startswith(sandbox.standin.url)
@@ -124,19 +139,21 @@ def test_the_page_keeps_to_what_slacks_client_allows(web, sandbox) -> None:
 
 def test_the_console_attaches_a_file_from_a_path_typed_at_the_prompt(sandbox, db, tmp_path) -> None:
     corrected = tmp_path / "survey-corrected.csv"
-    corrected.write_text(EXAMPLE.read_text().replace(f"{PINE},Dana Whitfield,845", f"{PINE},Dana Whitfield,840"))
+    corrected.write_text(pine_ridge_corrected())
     script, out = Script(), []
     console = Console(sandbox, ask=script, say=out.append)
     console.script, console.out = script, out
     try:
-        # The file; the election (the example's, kept); kind and seats left empty; in the preview, no other file.
-        printed = do(console, "/recount returns upload", str(tmp_path / "missing.csv"), str(corrected), "", "", "",
-                     "")
+        # The file; the election (Pine Ridge's: one election per district); kind and seats left empty; in the
+        # preview, no other file.
+        printed = do(console, "/recount returns upload", str(tmp_path / "missing.csv"), str(corrected), PINE_ELECTION,
+                     "", "", "")
     finally:
         console.feed.close()
     assert "(the path of a file on this computer: csv, json, xml, xlsx, xls)" in printed
     assert f"! there is no file {tmp_path / 'missing.csv'}" in printed
-    assert "It *changes returns already recorded* in version 1" in printed
+    assert "2) Pine Ridge Metropolitan District — Regular Special District Election" in printed
+    assert "It changes returns already recorded in version 1" in printed
     assert "saved as survey version 2" in printed
     assert "Survey of returns version 2 of Regular Special District Election recorded by" in printed
     assert versions(db)[-1] == (2, "survey-corrected.csv")

@@ -1,5 +1,10 @@
 """The offline workspace's starting point: the example survey of returns, and a staff member.
 
+The example office conducts the Regular Special District Election of four special districts on one day. Each
+district is its own local government with its own governing body (the body owed the notices of (1) and paying
+for an automatic recount), so the example is imported as one election per district, on the same date;
+`/recount check` covers every election of the latest election day.
+
 Seeded once: the returns when the workspace has no election yet, the staff role when nobody in the
 workspace holds a role yet. The official is not seeded: she is a workspace admin, so the bot makes her
 its designated election official the first time she uses it, exactly as in Slack.
@@ -25,8 +30,14 @@ from .people import Person
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "survey-of-returns.csv"
 ELECTION_NAME = "Regular Special District Election"
 ELECTION_DATE = dt.date(2026, 11, 3)
-LOCAL_GOVERNMENT = "Front Range Special Districts"
-GOVERNING_BODY = "Board of Directors"
+# Each district of the example (the part of a contest's name before " - ") and its governing body.
+GOVERNING_BODIES = {
+    "Cherry Creek Valley Water and Sanitation District":
+        "Board of Directors of the Cherry Creek Valley Water and Sanitation District",
+    "Bear Creek Fire Protection District": "Board of Directors of the Bear Creek Fire Protection District",
+    "Pine Ridge Metropolitan District": "Board of Directors of the Pine Ridge Metropolitan District",
+    "Aspen Grove Library District": "Board of Trustees of the Aspen Grove Library District",
+}
 ACTOR = "offline:seed"
 
 
@@ -55,9 +66,22 @@ def seed(services: Services, team_id: str, team_name: str, staff: Person | None,
         made_staff = staff.real_name
     if has_election:
         return Seeded(None, made_staff)
-    data = example.read_bytes()
-    result = import_returns(services, team_id=team_id, returns=parse_returns(data), election_name=ELECTION_NAME,
-                            election_date=ELECTION_DATE, local_government=LOCAL_GOVERNMENT,
-                            governing_body=GOVERNING_BODY, source_name=example.name, source_bytes=data, actor=ACTOR)
-    return Seeded(f"{ELECTION_NAME} of {ELECTION_DATE:%Y-%m-%d} ({result.contests} contests from {example.name})",
-                  made_staff)
+    contests = 0
+    for district, data in by_district(example.read_bytes()):
+        result = import_returns(services, team_id=team_id, returns=parse_returns(data), election_name=ELECTION_NAME,
+                                election_date=ELECTION_DATE, local_government=district,
+                                governing_body=GOVERNING_BODIES.get(district), source_name=example.name,
+                                source_bytes=data, actor=ACTOR)
+        contests += result.contests
+    return Seeded(f"{ELECTION_NAME} of {ELECTION_DATE:%Y-%m-%d} ({contests} contests of "
+                  f"{len(GOVERNING_BODIES)} districts from {example.name})", made_staff)
+
+
+def by_district(data: bytes) -> list[tuple[str, bytes]]:
+    """The example's rows split by district (the contest name up to " - "), each part with the header."""
+    header, *rows = data.decode("utf-8").splitlines(keepends=True)
+    parts: dict[str, list[str]] = {}
+    for row in rows:
+        if row.strip():
+            parts.setdefault(row.split(",", 1)[0].split(" - ", 1)[0].strip().strip('"'), []).append(row)
+    return [(district, (header + "".join(lines)).encode("utf-8")) for district, lines in parts.items()]

@@ -25,7 +25,7 @@ from storage import audit
 from storage.models import (
     CaseDeadline, CaseKind, Contest, Election, IssueCommittee, Notice, RecipientKind, RecountCase, SurveyVersion,
 )
-from storage.repositories import find_contest, latest_election, latest_version
+from storage.repositories import find_contest, latest_election_day, latest_version
 
 
 @dataclass(frozen=True)
@@ -39,10 +39,11 @@ class ContestVerdict:
 
 @dataclass(frozen=True)
 class CheckOutcome:
-    election_name: str
+    """Every election of the latest election day: one per local government (each has its own governing body)."""
+    election_name: str  # the day's election names, joined when they differ
     election_date: dt.date
-    local_government: str
-    version_number: int
+    local_government: str  # the local governments, joined
+    version_number: int  # the newest survey version among them
     multi_seat_rule: str
     verdicts: tuple[ContestVerdict, ...]  # closest first
     # Contests the rules cannot decide from the survey (no votes counted yet, only write-ins): no case
@@ -54,15 +55,20 @@ class CheckOutcome:
         return [v for v in self.verdicts if v.case_opened_now]
 
 
-def _latest(session: Session, workspace_id: int) -> tuple[Election, SurveyVersion]:
-    election = latest_election(session, workspace_id)
-    if election is None:
+def _latest_day(session: Session, workspace_id: int) -> list[tuple[Election, SurveyVersion]]:
+    """The elections of the latest election day that have a survey of returns, each with its newest version."""
+    elections = latest_election_day(session, workspace_id)
+    if not elections:
         raise NotFound("No election has returns yet. Enter them with `/recount returns`, or import a file with "
                        "`recount-bot import FILE --election-date YYYY-MM-DD --name NAME`.")
-    version = latest_version(session, election.id)
-    if version is None:
-        raise NotFound(f"{esc(election.name)} has no survey of returns yet. Enter it with `/recount returns`.")
-    return election, version
+    found = [(e, v) for e in elections if (v := latest_version(session, e.id)) is not None]
+    if not found:
+        raise NotFound(f"{esc(elections[0].name)} has no survey of returns yet. Enter it with `/recount returns`.")
+    return found
+
+
+def _joined(names: list[str]) -> str:
+    return ", ".join(dict.fromkeys(names))
 
 
 def notices_owed(session: Session, contest: Contest, governing_body: str) -> list[tuple[RecipientKind, str]]:
@@ -117,41 +123,49 @@ def _open_automatic_case(session: Session, *, workspace_id: int, election: Elect
 
 def check(services: Services, *, team_id: str, actor: str, settings: OfficeSettings,
           contest_name: str | None = None) -> CheckOutcome:
-    """Check one contest (by name) or every contest of the latest election; open cases as (1) requires."""
+    """Check one contest (by name) or every contest of every election of the latest election day; open cases as
+    (1) requires. Each case's notice to the governing body names its own election's body."""
     now = services.now()
     with services.db.transaction() as session:
         workspace = ensure_workspace(session, team_id, actor=actor)
-        election, version = _latest(session, workspace.id)
+        day = _latest_day(session, workspace.id)
         wanted = None
         if contest_name:
-            contest = find_contest(session, election.id, contest_name)
-            if contest is None:
-                names = ", ".join(esc(c.name) for c, _ in rules_contests(session, version)[:8])
-                raise NotFound(f"No contest called “{echo(contest_name)}” in {esc(election.name)}. Contests: "
-                               f"{names}.")
-            wanted = [contest.id]
+            found = [(e, v, c) for e, v in day if (c := find_contest(session, e.id, contest_name)) is not None]
+            if not found:
+                names = ", ".join(esc(c.name) for _, v in day for c, _ in rules_contests(session, v))
+                names = ", ".join(names.split(", ")[:8])
+                raise NotFound(f"No contest called “{echo(contest_name)}” in {esc(_joined([e.name for e, _ in day]))}. "
+                               f"Contests: {names}.")
+            election, version, contest = found[0]
+            day, wanted = [(election, version)], [contest.id]
         verdicts, undecided = [], []
-        for stored, contest in rules_contests(session, version, wanted):
-            decision = decide_contest(contest, settings.multi_seat_rule)
-            if isinstance(decision, Undecided):
-                undecided.append(decision)
-                continue
-            case_id, opened = None, False
-            if decision.automatic_recount:
-                case_id, opened = _open_automatic_case(
-                    session, workspace_id=workspace.id, election=election, version=version, contest=stored,
-                    decision=decision, settings=settings, actor=actor, now=now)
-            else:
-                case_id = session.scalar(select(RecountCase.id).where(RecountCase.contest_id == stored.id))
-            card = session.scalar(select(RecountCase.card_ts).where(RecountCase.id == case_id)) if case_id else None
-            verdicts.append(ContestVerdict(stored.id, decision, case_id, opened, card is not None))
+        for election, version in day:
+            checked, undecided_here = [], []
+            for stored, contest in rules_contests(session, version, wanted):
+                decision = decide_contest(contest, settings.multi_seat_rule)
+                if isinstance(decision, Undecided):
+                    undecided_here.append(decision)
+                    continue
+                case_id, opened = None, False
+                if decision.automatic_recount:
+                    case_id, opened = _open_automatic_case(
+                        session, workspace_id=workspace.id, election=election, version=version, contest=stored,
+                        decision=decision, settings=settings, actor=actor, now=now)
+                else:
+                    case_id = session.scalar(select(RecountCase.id).where(RecountCase.contest_id == stored.id))
+                card = session.scalar(select(RecountCase.card_ts).where(RecountCase.id == case_id)) if case_id else None
+                checked.append(ContestVerdict(stored.id, decision, case_id, opened, card is not None))
+            verdicts += checked
+            undecided += undecided_here
+            audit.append(session, actor=actor, action="survey.checked", entity="survey_version", entity_id=version.id,
+                         after={"contests": len(checked), "automatic": [v.decision.contest for v in checked
+                                                                        if v.decision.automatic_recount],
+                                "undecided": [u.contest for u in undecided_here],
+                                "rule": settings.multi_seat_rule.value}, workspace_id=workspace.id, at=now)
         if wanted and not verdicts and not undecided:
-            raise NotFound(f"{echo(contest_name)} has no returns in version {version.number} yet.")
+            raise NotFound(f"{echo(contest_name)} has no returns in version {day[0][1].number} yet.")
         verdicts.sort(key=lambda v: v.decision.closeness)
-        audit.append(session, actor=actor, action="survey.checked", entity="survey_version", entity_id=version.id,
-                     after={"contests": len(verdicts), "automatic": [v.decision.contest for v in verdicts
-                                                                     if v.decision.automatic_recount],
-                            "undecided": [u.contest for u in undecided],
-                            "rule": settings.multi_seat_rule.value}, workspace_id=workspace.id, at=now)
-        return CheckOutcome(election.name, election.election_date, election.local_government.name, version.number,
+        return CheckOutcome(_joined([e.name for e, _ in day]), day[0][0].election_date,
+                            _joined([e.local_government.name for e, _ in day]), max(v.number for _, v in day),
                             settings.multi_seat_rule.value, tuple(verdicts), tuple(undecided))

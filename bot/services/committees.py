@@ -13,7 +13,7 @@ from rules.contest import ContestKind
 from rules.statute import AUTOMATIC_RECOUNT_MARGIN
 from storage import audit
 from storage.models import IssueCommittee, Notice, RecipientKind, RecountCase
-from storage.repositories import find_contest, latest_election
+from storage.repositories import find_contest_on_day, latest_election_day
 
 
 @dataclass(frozen=True)
@@ -30,12 +30,12 @@ def add_issue_committee(services: Services, *, team_id: str, contest_name: str, 
         raise UserError("Name the issue committee.", field="committee")
     with services.db.transaction() as session:
         workspace = ensure_workspace(session, team_id, actor=actor)
-        election = latest_election(session, workspace.id)
-        if election is None:
+        elections = latest_election_day(session, workspace.id)
+        if not elections:
             raise NotFound("No election is set up yet.")
-        contest = find_contest(session, election.id, contest_name)
+        contest = find_contest_on_day(session, elections, contest_name)
         if contest is None:
-            raise NotFound(f"No contest called “{echo(contest_name)}” in {esc(election.name)}.", field="contest")
+            raise NotFound(f"No contest called “{echo(contest_name)}” in {esc(elections[0].name)}.", field="contest")
         if contest.kind != ContestKind.QUESTION.value:
             raise UserError(f"{esc(contest.name)} is an office, not a ballot issue or question; issue committees "
                             "belong to ballot issues and questions.", field="contest")

@@ -23,7 +23,7 @@ from rules.conflicts import Conflicted
 from rules.deadlines import request_deadline
 from storage import audit
 from storage.models import Contest, RecountCase, RecountRequestRow, RequestStatus
-from storage.repositories import latest_election, latest_version
+from storage.repositories import latest_election_day, latest_version
 
 
 @dataclass(frozen=True)
@@ -101,22 +101,26 @@ class RequestForm:
 def request_form(services: Services, *, team_id: str) -> RequestForm:
     with services.db.transaction() as session:
         workspace = ensure_workspace(session, team_id)
-        election = latest_election(session, workspace.id)
-        version = latest_version(session, election.id) if election else None
-        if election is None or version is None:
+        # Every election of the latest election day: an office conducting several local governments' elections on
+        # one day (each district with its own governing body) takes requests for any of their contests.
+        day = [(e, v) for e in latest_election_day(session, workspace.id)
+               if (v := latest_version(session, e.id)) is not None]
+        if not day:
             raise NotFound("No election has returns yet, and a recount request is about a contest's returns. Enter "
                            "them with `/recount returns`, or import a file with `recount-bot import`.")
+        election = day[0][0]
         cases = dict(session.execute(select(RecountCase.contest_id, RecountCase.id).join(Contest).where(
-            Contest.election_id == election.id)).all())
+            Contest.election_id.in_([e.id for e, _ in day]))).all())
         contests = []
-        for stored, contest in rules_contests(session, version):
+        for stored, contest in [pair for _, version in day for pair in rules_contests(session, version)]:
             totals = contest.totals
             choices = tuple(ChoiceOption(ch.id, ch.name, totals[ch.name]) for ch in stored.choices
                             if ch.name in totals)
             contests.append(ContestOption(stored.id, stored.name, stored.kind, stored.seats, choices,
                                           cases.get(stored.id)))
         window = request_deadline(election.election_date, OfficeSettings.of(workspace.settings).calendar)
-        return RequestForm(election.name, election.election_date, window.date, window.note, tuple(contests))
+        name = ", ".join(dict.fromkeys(e.name for e, _ in day))
+        return RequestForm(name, election.election_date, window.date, window.note, tuple(contests))
 
 
 def request_view(services: Services, request_id: int, *, workspace_id: int) -> RequestView:

@@ -21,7 +21,9 @@ from rules.contest import WHOLE_CONTEST, ContestKind
 from rules.corrections import one_line
 from rules.returns.numbers import CountError, parse_count
 from storage.models import Contest, Election, LocalGovernment, SurveyVersion
-from storage.repositories import choices_of, contests_of, elections_of, find_contest, latest_election, latest_version
+from storage.repositories import (
+    choices_of, contests_of, elections_of, find_contest_on_day, latest_election_day, latest_version,
+)
 
 SOURCE_FORMAT = "slack-form"
 SOURCE_NAME = "/recount returns"
@@ -325,9 +327,8 @@ def form_for_command(services: Services, *, team_id: str, contest_name: str | No
     if contest_name:
         with services.db.transaction() as session:
             workspace = ensure_workspace(session, team_id)
-            election = latest_election(session, workspace.id)
-            contest = find_contest(session, election.id, contest_name) if election else None
-            target = Target(election_id=election.id, contest_id=contest.id) if contest else None
+            contest = find_contest_on_day(session, latest_election_day(session, workspace.id), contest_name)
+            target = Target(election_id=contest.election_id, contest_id=contest.id) if contest else None
         if target is not None:
             return entry_form(services, team_id=team_id, target=target)
     return pick_form(services, team_id=team_id), contest_name

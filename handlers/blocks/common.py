@@ -64,6 +64,15 @@ def button(text: str, action_id: str, value: str, *, style: str | None = None,
     return element
 
 
+def election_label(election: Any, elections: Any) -> str:
+    """An election as a select's option: its name and day; its local government first when another election of
+    the office has the same name and day (an office conducting several districts' elections on one day)."""
+    same = sum(1 for e in elections if (e.name, e.election_date) == (election.name, election.election_date))
+    if same > 1:
+        return f"{election.local_government} — {election.name}, {day(election.election_date)}"
+    return f"{election.name} — {day(election.election_date)}"
+
+
 def option(text: str, value: str) -> dict[str, Any]:
     return {"text": plain(text, OPTION_TEXT_LIMIT), "value": value}
 

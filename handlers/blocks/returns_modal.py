@@ -21,7 +21,7 @@ from bot.services.survey_forms import (
 from bot.slack_text import mention
 from handlers.blocks.common import (
     MESSAGE_BLOCKS_LIMIT, MODAL_BLOCKS_LIMIT, SECTION_TEXT_LIMIT, button, context, day, denver, esc,
-    modal, option, plain, section,
+    election_label, modal, option, plain, section,
 )
 from handlers.ids import Action, Block, View
 from rules.contest import ContestKind
@@ -113,7 +113,7 @@ def pick_modal(form: PickForm, *, channel_id: str | None, contest: str | None = 
         blocks.append(context(note))
     new_election = form.election_id is None
     if form.elections:
-        options = [option(f"{e.name} — {day(e.election_date)}", str(e.id))
+        options = [option(election_label(e, form.elections), str(e.id))
                    for e in form.elections[:SELECT_OPTIONS_LIMIT - 1]]
         options.append(option("New election…", NEW))
         blocks.append(_input(Block.RETURNS_ELECTION, "Election", _select(

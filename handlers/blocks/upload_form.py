@@ -18,7 +18,7 @@ from typing import Any
 from bot.services.errors import UserError
 from bot.services.survey_forms import NEW, NewElection, PickForm
 from bot.services.survey_upload import FILE_TYPES, SEATS_TEXT_LIMIT, Reading, UploadTarget, parse_reading
-from handlers.blocks.common import clip, day, esc, modal, option, plain, section
+from handlers.blocks.common import clip, day, election_label, esc, modal, option, plain, section
 from handlers.ids import Block, View
 
 TITLE = "Returns from a file"
@@ -127,7 +127,7 @@ def upload_form(form: PickForm, *, channel_id: str | None, values: FormValues | 
     if selected != NEW and selected not in known:
         selected = NEW if not form.elections else str(form.elections[0].id)
     if form.elections:
-        options = [option(f"{e.name} — {day(e.election_date)}", str(e.id))
+        options = [option(election_label(e, form.elections), str(e.id))
                    for e in form.elections[:SELECT_OPTIONS_LIMIT - 1]]
         options.append(option("New election…", NEW))
         blocks.append(_input(Block.RETURNS_UPLOAD_ELECTION, "Election", _select(

@@ -90,7 +90,7 @@ def test_a_recount_from_the_check_to_the_certificate(page, sandbox, db) -> None:
     expect(card.locator(".message-edited")).to_have_text("(edited)")
     expect(card).to_contain_text("1 of 1 given")
     thread = client.open_thread(card)
-    expect(thread.locator(".message", has_text="Notice to Governing body Board of Directors recorded by")).to_be_visible()
+    expect(thread.locator(".message", has_text="Notice to Governing body Board of Directors of the Bear Creek Fire Protection District recorded by")).to_be_visible()
     page.shots("thread")
     thread.locator(".thread-close").click()
     with db.transaction() as s:

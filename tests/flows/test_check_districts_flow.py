@@ -1,0 +1,75 @@
+"""An office conducting several districts' elections on one day: each district is its own local government with
+its own governing body (the sandbox's example office, bot/offline/seed.py, imports one election per district on
+2026-11-03). `/recount check` covers every election of the latest election day, and each case's (1) notice to
+the governing body names that district's body. Through signed requests into the real app."""
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import select
+
+from bot.offline.seed import GOVERNING_BODIES, seed
+from bot.services.survey import import_returns
+from rules.returns import parse_returns
+from storage.models import Contest, Notice, RecountCase
+from tests.support.slack_app import TEAM, text_of
+
+BEAR = "Bear Creek Fire Protection District - Ballot Issue 6A"
+CHERRY = "Cherry Creek Valley Water and Sanitation District - Director"
+PINE = "Pine Ridge Metropolitan District - Director"
+
+
+def seed_example(harness) -> None:
+    seed(harness.services, TEAM, "Recount Office", None)
+    # An earlier election of another district, inside its margin: not of the latest day, so not checked.
+    older = b"contest,choice,votes,seats,kind,unit\nOld Mill District - Director,A,100,1,candidate,P1\n" \
+            b"Old Mill District - Director,B,100,1,candidate,P1\n"
+    import_returns(harness.services, team_id=TEAM, returns=parse_returns(older), election_name="Old Mill Election",
+                   election_date=dt.date(2025, 5, 6), local_government="Old Mill District",
+                   governing_body="Board of Directors of the Old Mill District", source_name="old.csv",
+                   source_bytes=older, actor="test")
+
+
+def test_check_covers_every_district_of_the_day_and_names_each_governing_body(harness) -> None:
+    seed_example(harness)
+    assert harness.command("check").status == 200
+    harness.wait("chat.postMessage", count=3)  # the verdicts and two case cards
+    verdicts, *cards = harness.posted()[:3]
+    text = text_of(verdicts)
+    for district in GOVERNING_BODIES:
+        assert district in text
+    assert "Old Mill" not in text  # another election day
+    by_contest = {c["text"].split(":")[1].split("—")[0].strip(): text_of(c) for c in cards}
+    assert "Governing body:* Board of Directors of the Bear Creek Fire Protection District — not yet given" \
+        in by_contest[BEAR]
+    assert "Governing body:* Board of Directors of the Cherry Creek Valley Water and Sanitation District — not yet " \
+           "given" in by_contest[CHERRY]
+    assert "*Local government*\nBear Creek Fire Protection District" in by_contest[BEAR]
+    with harness.db.transaction() as s:
+        bodies = dict(s.execute(select(Contest.name, Notice.recipient_name).join(RecountCase, RecountCase.contest_id
+                                == Contest.id).join(Notice, Notice.case_id == RecountCase.id).where(
+            Notice.recipient_kind == "governing_body")).all())
+    assert bodies == {BEAR: GOVERNING_BODIES["Bear Creek Fire Protection District"],
+                      CHERRY: GOVERNING_BODIES["Cherry Creek Valley Water and Sanitation District"]}
+
+
+def test_a_contest_of_any_district_of_the_day_is_found_by_name(harness) -> None:
+    seed_example(harness)
+    assert harness.command(f"check {PINE}").status == 200
+    harness.wait("chat.postMessage")
+    text = text_of(harness.posted()[0])
+    assert PINE in text and "Pine Ridge Metropolitan District" in text and "Bear Creek" not in text
+    assert harness.command("check Old Mill District - Director").status == 200
+    said = text_of(harness.wait("response_url")[-1].args)
+    assert "No contest called “Old Mill District - Director”" in said
+
+
+def test_a_request_may_name_a_contest_of_any_district_of_the_day(harness) -> None:
+    seed_example(harness)
+    assert harness.command("request").status == 200
+    harness.wait("views.open")  # "Loading the contests…", then the form
+    view = harness.wait("views.update")[-1].args["view"]
+    shown = str(view)
+    for contest in (BEAR, CHERRY, PINE, "Aspen Grove Library District - Trustee"):
+        assert contest in shown
+    assert "Old Mill" not in shown
