@@ -70,16 +70,18 @@ def check_worker(db: Database, now: dt.datetime) -> Finding:
 
     with db.read() as session:
         row = newest(session)
+        if row is not None:
+            worker_id, beat_at, late = row.worker_id, row.beat_at, late_after(row)
     if row is None:
         return Finding.fail("worker", "no worker has ever run against this database",
                             "start `recount-bot serve` (it runs a worker unless --no-worker) or `recount-bot worker`")
-    since = (now - row.beat_at).total_seconds()
-    if now - row.beat_at > late_after(row):
-        return Finding.fail("worker", f"the last heartbeat ({row.worker_id}) was {age(since)} ago: reminders and "
+    since = (now - beat_at).total_seconds()
+    if now - beat_at > late:
+        return Finding.fail("worker", f"the last heartbeat ({worker_id}) was {age(since)} ago: reminders and "
                                       f"queued posts are not being delivered",
                             "start the worker (`systemctl start recount-bot-worker`, or serve without "
                             "--no-worker) and read its log (`journalctl -u recount-bot-worker`)")
-    return Finding.ok("worker", f"{row.worker_id} beat {age(max(since, 0))} ago")
+    return Finding.ok("worker", f"{worker_id} beat {age(max(since, 0))} ago")
 
 
 def check_outbox(db: Database, now: dt.datetime) -> Finding:
@@ -91,8 +93,9 @@ def check_outbox(db: Database, now: dt.datetime) -> Finding:
                                         .where(OutboxMessage.status.in_(waiting))).one()
         dead_recent = session.scalar(select(func.count(OutboxMessage.id)).where(
             OutboxMessage.status == OutboxStatus.DEAD.value, OutboxMessage.created_at >= now - DEAD_RECENT))
-        last_dead = session.scalar(select(OutboxMessage).where(OutboxMessage.status == OutboxStatus.DEAD.value)
-                                   .order_by(OutboxMessage.id.desc()).limit(1))
+        last_dead = session.execute(select(OutboxMessage.id, OutboxMessage.method, OutboxMessage.last_error)
+                                    .where(OutboxMessage.status == OutboxStatus.DEAD.value)
+                                    .order_by(OutboxMessage.id.desc()).limit(1)).first()
     if oldest is not None and oldest.tzinfo is None:  # func.min() bypasses UTCDateTime on SQLite
         oldest = oldest.replace(tzinfo=dt.timezone.utc)
     waiting_text = (f"{count} post{'s' if count != 1 else ''} waiting, the oldest {age((now - oldest).total_seconds())}"
