@@ -153,7 +153,7 @@ def test_a_token_slack_refuses(install) -> None:
     assert "xoxb-revoked" not in result.stdout
 
 
-def test_a_missing_scope_and_one_too_many(empty_database_url, install) -> None:
+def test_a_missing_scope_and_one_too_many(install) -> None:
     install.slack.scopes = tuple(s for s in BOT_SCOPES if s != "groups:history") + ("channels:read",)
     result = install.doctor()
     only_failing(result, "slack scopes")
