@@ -16,6 +16,7 @@ from bot.commands import case_record as case_record_command
 from bot.commands import check as check_command
 from bot.commands import db as db_command
 from bot.commands import deadlines as deadlines_command
+from bot.commands import doctor as doctor_command
 from bot.commands import importing as import_command
 from bot.commands import run as run_command
 from bot.commands import sandbox as sandbox_command
@@ -28,7 +29,8 @@ EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
 
 # Each command module offers `register(subparsers)`, which sets `func` on its parser.
 COMMANDS = (run_command, sandbox_command, check_command, deadlines_command, import_command, serve_command,
-            socket_command, db_command, audit_command, admin_command, worker_command, case_record_command)
+            socket_command, db_command, audit_command, admin_command, worker_command, case_record_command,
+            doctor_command)
 
 
 class _Parser(argparse.ArgumentParser):

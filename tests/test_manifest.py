@@ -370,3 +370,69 @@ def test_settings_for_a_single_workspace_http_app(manifest) -> None:
     assert settings.get("socket_mode_enabled") is False, "HTTP by default; `recount-bot socket` switches"
     assert settings.get("org_deploy_enabled") is False
     assert settings.get("token_rotation_enabled") is False  # the bot token is a long-lived xoxb- in settings
+
+
+# ----------------------------------------------------------------------------------------------- least privilege
+_ENTRY = re.compile(r"^\s*#   (?P<scopes>[a-z][a-z.:_]*(?:, [a-z][a-z.:_]*)*)\s*(?:- (?P<text>.*))?$")
+_MORE = re.compile(r"^\s*#\s{5,}(?P<text>.*)$")
+
+
+def scope_comments(text: str) -> dict[str, str]:
+    """scope -> what the comment list above `bot:` says of it (the feature and the methods)."""
+    block = text[text.index("oauth_config:"):text.index("    bot:", text.index("oauth_config:"))]
+    entries: list[tuple[list[str], list[str]]] = []
+    for line in block.splitlines():
+        entry = _ENTRY.match(line)
+        if entry:
+            entries.append((entry.group("scopes").split(", "), [entry.group("text") or ""]))
+        elif entries and (more := _MORE.match(line)):
+            entries[-1][1].append(more.group("text").lstrip("- "))
+        elif entries and line.strip().startswith("#") and not line.strip().startswith("#   "):
+            break  # the notes after the list
+    return {scope: " ".join(words) for scopes, words in entries for scope in scopes}
+
+
+def scope_comment_problems(text: str, bot_scopes: list[str]) -> list[str]:
+    """Each requested scope must be named in the comment list with a method the code calls that needs it."""
+    said = scope_comments(text)
+    problems = [f"{scope}: no comment says which feature needs it" for scope in bot_scopes if scope not in said]
+    problems += [f"{scope}: the comment names a scope that is not requested" for scope in said if scope not in bot_scopes]
+    for scope, words in said.items():
+        if scope == "commands":
+            if "/recount" not in words:
+                problems.append("commands: the comment does not name the slash command")
+            continue
+        methods = [m for m in calls_in_code() if scope in METHOD_SCOPES.get(m, ())]
+        if not any(_slack_name(m) in words for m in methods):
+            problems.append(f"{scope}: the comment names none of the methods that need it "
+                            f"({', '.join(sorted(_slack_name(m) for m in methods)) or 'none in the code'})")
+    return problems
+
+
+def test_every_scope_has_a_comment_naming_its_feature_and_method(manifest) -> None:
+    problems = scope_comment_problems(_manifest_text(), manifest["oauth_config"]["scopes"]["bot"])
+    assert not problems, problems
+
+
+def test_the_comment_check_catches_a_scope_without_its_reason(manifest) -> None:
+    text = _manifest_text()
+    bot = manifest["oauth_config"]["scopes"]["bot"]
+    assert scope_comment_problems(text, [*bot, "reactions:write"]) == [
+        "reactions:write: no comment says which feature needs it"]
+    silent = text.replace("or owner: users.info", "or owner")
+    assert scope_comment_problems(silent, bot) == [
+        "users:read: the comment names none of the methods that need it (users.info)"]
+
+
+def test_an_unused_scope_fails_the_scope_test(manifest, registry) -> None:
+    """test_every_scope_is_needed is what stops a scope the code does not use; it must fail on one."""
+    broader = copy.deepcopy(manifest)
+    broader["oauth_config"]["scopes"]["bot"].append("channels:read")
+    with pytest.raises(AssertionError, match=r"scopes nothing in the code needs \(remove them\): \['channels:read'\]"):
+        test_every_scope_is_needed(broader, registry)
+
+
+def test_doctor_expects_exactly_the_manifests_scopes(manifest) -> None:
+    from bot.slack_scopes import BOT_SCOPES
+
+    assert list(BOT_SCOPES) == manifest["oauth_config"]["scopes"]["bot"]

@@ -101,7 +101,7 @@ def _checkpoint_file(path: Path, key: bytes):
 
 
 # ----------------------------------------------------------------------------- the commands
-def _verify(db, anchor=None):
+def verify_snapshot(db, anchor=None):
     """Verify in one snapshot of the database (a server may be appending meanwhile): the chain, its head and
     the business rows as of one moment, so an append in between is neither a false alarm nor unverified."""
     from sqlalchemy.exc import DBAPIError
@@ -132,7 +132,7 @@ def run_verify(args: argparse.Namespace) -> int:
         anchor = Anchor(found.last_id, found.last_hash, found.label)
     db = open_database()
     try:
-        result, _ = _verify(db, anchor)
+        result, _ = verify_snapshot(db, anchor)
     finally:
         db.dispose()
     print(f"{result.describe()} (database at {db.describe()})")
@@ -152,7 +152,7 @@ def run_checkpoint(args: argparse.Namespace) -> int:
         raise UsageError(f"{target}: is a directory; give the checkpoint file's name")
     db = open_database()
     try:
-        result, (last_id, last_hash) = _verify(db)
+        result, (last_id, last_hash) = verify_snapshot(db)
     finally:
         db.dispose()
     if not result.ok:

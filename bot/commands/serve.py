@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
+import socket
 
 from bot.commands.errors import CommandFailed
 from bot.commands.runtime import StopRequested, add_logging_argument, configure_logging, stop_on_signals
@@ -58,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     worker_stop = None
     if not getattr(args, "no_worker", False):
         worker = Worker(db, worker_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_base_url),
-                        worker_id="serve", wake=started.services.outbox_wake)
+                        worker_id=f"serve:{socket.gethostname()}:{os.getpid()}",
+                        wake=started.services.outbox_wake)
         _, worker_stop = start_in_thread(worker)
         log.info("delivering reminders and queued posts in this process (--no-worker to leave it to "
                  "`recount-bot worker`)")

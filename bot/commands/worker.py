@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
         log.info("worker for %s, Slack API %s (%s)", db.describe(), settings.slack_api_base_url,
                  verify_token(settings))
         worker = Worker(db, worker_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_base_url),
-                        worker_id=f"{socket.gethostname()}:{os.getpid()}")
+                        worker_id=f"worker:{socket.gethostname()}:{os.getpid()}", interval=args.interval)
         if args.once:
             report = worker.tick()
             print(f"reminders queued {report.queued}; posts sent {report.delivery.sent}, retried "

@@ -59,7 +59,7 @@ class ResponseUrls:
         if not content:
             raise SlackError("no_text")
         if payload.get("response_type") == "in_channel":
-            self.state.post_message(target.channel, thread_ts=payload.get("thread_ts"), **content)
+            self.state.post_message(target.channel, thread_ts=payload.get("thread_ts"), as_reply=True, **content)
         else:
             self.state.post_ephemeral(target.channel, target.user, **content)
         return {"ok": True}

@@ -202,7 +202,8 @@ class StandInState(MessagesMixin, ViewsMixin, FilesMixin):
                 "id": cid, "name": name, "name_normalized": name, "is_channel": not private and not is_mpim,
                 "is_group": private and not is_mpim, "is_im": False, "is_mpim": is_mpim, "is_private": private,
                 "created": created, "is_archived": False, "is_general": bool(spec.get("is_general", False)),
-                "is_shared": False, "is_ext_shared": False, "is_org_shared": False, "is_member": True,
+                "is_shared": False, "is_ext_shared": False, "is_org_shared": False,
+                "is_member": bool(spec.get("is_member", True)),
                 "creator": spec.get("creator", self.workspace.bot_user_id), "unlinked": 0,
                 "context_team_id": self.workspace.team_id, "shared_team_ids": [self.workspace.team_id],
                 "topic": {"value": spec.get("topic", ""), "creator": "", "last_set": 0},
@@ -258,6 +259,20 @@ class StandInState(MessagesMixin, ViewsMixin, FilesMixin):
         name = "mpdm-" + "--".join(self._users[u]["name"] for u in members) + "-1"
         chan = self._add_channel(cid, {"name": name, "is_mpim": True, "members": members})
         return copy.deepcopy(chan["info"]), False
+
+    def _bot_channel(self, ref: Any) -> dict[str, Any]:
+        """A channel the bot itself posts to or reads: as Slack answers a bot that is not a member (and has no
+        chat:write.public), `not_in_channel` for a public channel and `channel_not_found` for a private one."""
+        chan = self._channel(ref)
+        info = chan["info"]
+        if not info.get("is_im") and not info.get("is_member", True):
+            raise SlackError("channel_not_found" if info.get("is_private") else "not_in_channel")
+        return chan
+
+    @mutator
+    def set_bot_membership(self, ref: Any, member: bool) -> None:
+        """Invite the bot to a channel (`/invite @bot`) or remove it."""
+        self._channel(ref)["info"]["is_member"] = bool(member)
 
     @mutator  # lenient resolution may create the channel
     def channel_info(self, ref: Any) -> dict[str, Any]:

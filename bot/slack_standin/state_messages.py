@@ -132,9 +132,12 @@ class MessagesMixin:
 
     @mutator
     def post_message(self: StandInState, channel: Any, *, user: str | None = None, thread_ts: Any = None,
-                     reply_broadcast: bool = False, **content: Any) -> tuple[str, dict[str, Any]]:
-        """Post as the bot (or as `user`, for a sandbox's simulated humans). Returns (channel_id, message)."""
-        chan = self._channel(channel)
+                     reply_broadcast: bool = False, as_reply: bool = False,
+                     **content: Any) -> tuple[str, dict[str, Any]]:
+        """Post as the bot (or as `user`, for a sandbox's simulated humans). Returns (channel_id, message).
+        `as_reply`: an answer to a command or click (its response_url or acknowledgement), which Slack shows in
+        the channel whether or not the bot is a member; chat.postMessage there needs membership."""
+        chan = self._channel(channel) if user or as_reply else self._bot_channel(channel)
         cid = chan["info"]["id"]
         msg = self._make_message(self._next_ts(), user, content)
         if thread_ts:
@@ -244,7 +247,7 @@ class MessagesMixin:
         """conversations.history: top-level messages (and thread broadcasts), newest first, 100 a page unless
         `limit` says otherwise (at most 999)."""
         with self._lock:
-            chan = self._channel(channel)
+            chan = self._bot_channel(channel)
             items = _window(list(reversed(chan["messages"])), oldest, latest, inclusive)
             page, more, next_cursor = _page(items, limit, cursor, default=100, maximum=999, newest_first=True)
             page = _without_metadata(copy.deepcopy(page), include_all_metadata)
@@ -258,7 +261,7 @@ class MessagesMixin:
         """conversations.replies: as Slack, the thread's parent first, then its replies oldest first (the
         parent whatever the window; `oldest`/`latest` bound the replies), 1000 a page at most."""
         with self._lock:
-            chan = self._channel(channel)
+            chan = self._bot_channel(channel)
             msg = chan["by_ts"].get(ts) if isinstance(ts, str) else None
             if msg is None:
                 raise SlackError("thread_not_found")

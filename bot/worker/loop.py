@@ -12,7 +12,7 @@ from typing import Callable
 from slack_sdk import WebClient
 from sqlalchemy import select
 
-from bot.worker import reminders
+from bot.worker import heartbeat, reminders
 from bot.worker.delivery import DeliveryReport, OutboxDelivery
 from storage.db import Database
 from storage.models import Workspace
@@ -31,8 +31,9 @@ class TickReport:
 class Worker:
     def __init__(self, db: Database, client: WebClient, *, clock: Callable[[], dt.datetime] = utcnow,
                  worker_id: str = "worker", batch: int = 20, wake: threading.Event | None = None,
-                 reminders: bool = True) -> None:
+                 reminders: bool = True, interval: float = 5.0) -> None:
         self.db, self.clock, self.batch, self.reminders = db, clock, batch, reminders
+        self.worker_id, self.interval, self.started_at = worker_id, interval, clock()
         self.wake = wake or threading.Event()
         self.delivery = OutboxDelivery(db, client, clock=clock, worker_id=worker_id)
 
@@ -45,6 +46,10 @@ class Worker:
         return synced, queued
 
     def tick(self) -> TickReport:
+        # First, so that a tick that fails further on still shows the worker alive (its log says what failed),
+        # and a worker that cannot reach the database at all stops beating.
+        heartbeat.beat(self.db, self.worker_id, interval=self.interval, started_at=self.started_at,
+                       now=self.clock())
         synced, queued = self.schedule() if self.reminders else (0, 0)
         report = TickReport(synced, queued)
         while True:  # deliver everything ready now, a batch at a time
@@ -56,6 +61,7 @@ class Worker:
 
     def run(self, stop: threading.Event, interval: float = 5.0) -> None:
         log.info("worker started; polling every %.1fs", interval)
+        self.interval = interval
         while not stop.is_set():
             try:
                 report = self.tick()

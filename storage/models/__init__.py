@@ -1,7 +1,7 @@
 """All tables, importable from one place (Alembic's env.py reads `Base.metadata` from here)."""
 from storage.models.audit import AuditEntry, AuditHead, ProcessedDelivery
 from storage.models.base import Base
-from storage.models.delivery import OutboxMessage, OutboxStatus, Reminder, ReminderStatus
+from storage.models.delivery import OutboxMessage, OutboxStatus, Reminder, ReminderStatus, WorkerHeartbeat
 from storage.models.conduct import AssistantRow, Certificate, EvidenceDemand, LotDrawing, TallySheetRow
 from storage.models.election import Choice, Contest, Election, IssueCommittee, SurveyVersion, VoteCount
 from storage.models.observers import ObserverLink
@@ -12,5 +12,5 @@ from storage.models.recount import CaseDeadline, CaseKind, CaseStatus, Notice, R
 __all__ = [
     "AuditEntry", "AuditHead", "Base", "CandidateUser", "CaseDeadline", "CaseKind", "CaseStatus", "Choice", "Contest", "Election",
     "IssueCommittee", "LocalGovernment", "Membership", "Notice", "ProcessedDelivery", "RecipientKind",
-    "RecountCase", "Role", "OutboxMessage", "OutboxStatus", "Reminder", "ReminderStatus", "AssistantRow", "Certificate", "EvidenceDemand", "LotDrawing", "ObserverLink", "TallySheetRow", "CostNotice", "LedgerRow", "RecountRequestRow", "RequestStatus", "SurveyVersion", "VoteCount", "Workspace",
+    "RecountCase", "Role", "OutboxMessage", "OutboxStatus", "Reminder", "ReminderStatus", "AssistantRow", "Certificate", "EvidenceDemand", "LotDrawing", "ObserverLink", "TallySheetRow", "CostNotice", "LedgerRow", "RecountRequestRow", "RequestStatus", "SurveyVersion", "VoteCount", "WorkerHeartbeat", "Workspace",
 ]

@@ -70,3 +70,16 @@ class OutboxMessage(Base):
     result: Mapped[dict | None] = mapped_column(default=None)  # e.g. {"channel": ..., "ts": ...}
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     sent_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
+
+
+class WorkerHeartbeat(Base):
+    """One row per running worker (`recount-bot worker`, or the worker thread of `serve`), written at every tick,
+    so `recount-bot doctor` can tell whether reminders and queued posts are being delivered at all."""
+
+    __tablename__ = "worker_heartbeats"
+
+    worker_id: Mapped[str] = mapped_column(String(128), primary_key=True)  # "worker:host:pid", "serve:host:pid"
+    # How often it polls, in milliseconds: a heartbeat is late after a few polls missed, not after a fixed time.
+    interval_ms: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+    beat_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)

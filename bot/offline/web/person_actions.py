@@ -276,7 +276,7 @@ class PersonActions:
         if isinstance(body, dict) and (body.get("text") or body.get("blocks")):
             content = {k: body[k] for k in ("text", "blocks") if body.get(k)}
             if body.get("response_type") == "in_channel":
-                state.post_message(channel, **content)
+                state.post_message(channel, as_reply=True, **content)
             else:
                 state.post_ephemeral(channel, person.user_id, **content)
         elif body is None and reply.body.strip():
