@@ -12,6 +12,7 @@ from typing import Callable, Sequence
 
 from bot.commands import admin as admin_command
 from bot.commands import audit as audit_command
+from bot.commands import backup as backup_command
 from bot.commands import case_record as case_record_command
 from bot.commands import check as check_command
 from bot.commands import db as db_command
@@ -30,7 +31,7 @@ EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
 # Each command module offers `register(subparsers)`, which sets `func` on its parser.
 COMMANDS = (run_command, sandbox_command, check_command, deadlines_command, import_command, serve_command,
             socket_command, db_command, audit_command, admin_command, worker_command, case_record_command,
-            doctor_command)
+            doctor_command, backup_command)
 
 
 class _Parser(argparse.ArgumentParser):

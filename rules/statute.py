@@ -80,3 +80,12 @@ OFFICE_CLOSED_CITATION = cite(section="24-11-110")
 TIE_BY_LOT_CITATION = cite(section="1-13.5-1304")
 # 1-10.5-101(1)(b): the general law's multi-seat comparison, borrowed as the default reading.
 MULTI_SEAT_MODEL_CITATION = cite("(1)(b)", section="1-10.5-101")
+# 1-7-802 (Uniform Election Code; 1-13.5-106 applies it to Article 13.5 where not in conflict): "the designated
+# election official shall be responsible for the preservation of any election records for a period of at least
+# twenty-five months after the election or until time has expired for which the record would be needed in any
+# contest proceedings, whichever is later."
+RECORDS_RETENTION_MONTHS: StatuteConstant[int] = StatuteConstant(
+    25, cite(section="1-7-802"),
+    "preservation of any election records for a period of at least twenty-five months after the election or until "
+    "time has expired for which the record would be needed in any contest proceedings, whichever is later",
+)

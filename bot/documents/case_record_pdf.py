@@ -162,6 +162,10 @@ def case_record_pdf(record: dict[str, Any]) -> bytes:
     w.rows(record["certificates"])
     w.heading("Survey of returns, every version")
     w.rows(record["survey_versions"])
+    if record.get("retention"):
+        retention = record["retention"]
+        w.heading("Keeping this record")
+        w.line(f"{retention['reason']} [{retention['citation']}]")
     w.heading("Timeline (from the hash-chained audit log)")
     for row in record["timeline"]:
         w.line(f"#{row['id']} {row['at']} {row['actor']} {row['action']} {row['entity']} {row['entity_id']}: "

@@ -15,6 +15,7 @@ from bot.services.case_money import money_view
 from bot.services.context import Services
 from bot.services.errors import NotFound
 from bot.services.tally import tally_state
+from rules.retention import records_retention
 from rules.serialize import to_jsonable
 from storage import audit
 from storage.models import (
@@ -141,6 +142,8 @@ def build_case_record(services: Services, *, case_id: int, workspace_id: int | N
                           "entity_id": a.entity_id, "before": a.before, "after": a.after, "hash": a.hash}
                          for a in _related_audit(session, case, request)],
             "audit_chain": audit.verify(session).describe(),
+            # How long the office keeps this record (and the election's other records): C.R.S. 1-7-802.
+            "retention": records_retention(election.election_date).as_record(),
         }
         if case.kind == "requested":
             view = money_view(session, case)

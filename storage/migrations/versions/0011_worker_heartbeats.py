@@ -1,6 +1,6 @@
 """worker heartbeats: one row per running worker, written at every tick (`recount-bot doctor` reads them)
 
-Revision ID: 0012
+Revision ID: 0011
 Revises: 0010
 Create Date: 2026-12-12 10:00:00
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 
-revision = '0012'
+revision = '0011'
 down_revision = '0010'
 branch_labels = None
 depends_on = None

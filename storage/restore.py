@@ -1,0 +1,168 @@
+"""Restoring a backup (storage/backup_format.py) into an empty database, SQLite or PostgreSQL, whichever the
+backup was made of.
+
+In order, and all of the database part in ONE transaction, so a failure at any step leaves nothing restored:
+1. every member of the file is checked against its manifest (checksums, row counts) before the database is
+   touched; a backup from a revision newer than this code is refused;
+2. the database must hold no rows (alembic's own table aside); the tables that do are named otherwise;
+3. its schema is migrated to the backup's revision (upgraded from nothing, or an empty schema moved there);
+4. the rows are inserted table by table in foreign-key order (the reflected schema's sorted_tables);
+5. PostgreSQL's sequences are set past the restored ids, so the next row does not collide;
+6. every table is read back and its row count and SHA-256 compared with the manifest's;
+7. the schema is upgraded to this code's head (a backup from an older revision is upgraded like the database
+   it came from would have been).
+The audit log's verification (chain and sealed rows) runs after the commit, in the caller.
+"""
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from alembic import command
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from alembic.util.exc import CommandError
+from sqlalchemy import Table, func, inspect, select, table as named_table
+
+from storage import backup_format as fmt
+from storage.db import Database
+from storage.migrate import alembic_config
+
+_BATCH = 1000
+
+
+class RestoreRefused(Exception):
+    """The restore cannot go ahead (the database is not empty, the backup is of a newer revision, ...); nothing
+    was changed."""
+
+
+@dataclass(frozen=True)
+class RestoreSummary:
+    manifest: dict
+    tables: int
+    rows: int
+    revision: str  # the backup's
+    head: str  # the database's after the restore
+
+
+def _chain() -> list[str]:
+    """This code's revisions, oldest first."""
+    script = ScriptDirectory.from_config(alembic_config())
+    return [r.revision for r in reversed(list(script.walk_revisions()))]
+
+
+def restore(db: Database, path: Path) -> RestoreSummary:
+    chain = _chain()
+    with tempfile.TemporaryDirectory(prefix="recount-bot-restore-") as folder:
+        backup = fmt.read_backup(path, Path(folder))
+        if backup.revision not in chain:
+            raise RestoreRefused(
+                f"the backup was made at database revision {backup.revision}, newer than this recount-bot "
+                f"knows (its newest is {chain[-1]}): restore it with the recount-bot version that made it, or a "
+                "newer one; nothing was changed")
+        with db.engine.connect() as connection:
+            with connection.begin():
+                if connection.dialect.name == "sqlite":
+                    connection.exec_driver_sql("PRAGMA defer_foreign_keys=ON")  # checked at commit
+                _refuse_unless_empty(connection, db)
+                _migrate(connection, backup.revision, chain)
+                tables = _matching_tables(connection, backup)
+                for entry in backup.tables:
+                    _insert(connection, tables[entry.name], entry, backup.lines(entry))
+                if connection.dialect.name == "postgresql":
+                    _reset_sequences(connection, [tables[e.name] for e in backup.tables])
+                for entry in backup.tables:
+                    _compare(connection, tables[entry.name], entry)
+                _migrate(connection, chain[-1], chain)
+        return RestoreSummary(backup.manifest, len(backup.tables), backup.rows, backup.revision, chain[-1])
+
+
+def _refuse_unless_empty(connection, db: Database) -> None:
+    inspector = inspect(connection)
+    holding = []
+    for name in sorted(inspector.get_table_names()):
+        if name in fmt.NOT_BACKED_UP:
+            continue
+        count = connection.execute(select(func.count()).select_from(named_table(name))).scalar_one()
+        if count:
+            holding.append(f"{name} ({count:,} row{'s' if count != 1 else ''})")
+    if holding:
+        raise RestoreRefused(
+            f"the database at {db.describe()} is not empty: {', '.join(holding)}. A backup is restored only into "
+            "an empty database (a new SQLite file, or a new PostgreSQL database or schema); nothing was changed")
+
+
+def _migrate(connection, revision: str, chain: list[str]) -> None:
+    current = MigrationContext.configure(connection).get_current_revision()
+    if current == revision:
+        return
+    if current is not None and current not in chain:
+        raise RestoreRefused(f"the database is at revision {current}, which this recount-bot does not know (a "
+                             "newer version migrated it): restore with that version; nothing was changed")
+    config = alembic_config()
+    config.attributes["connection"] = connection
+    try:
+        if current is None or chain.index(current) < chain.index(revision):
+            command.upgrade(config, revision)
+        else:  # an empty schema already at a newer revision (the server migrated it): move it back first
+            command.downgrade(config, revision)
+    except CommandError as exc:
+        raise RestoreRefused(f"cannot migrate the database to revision {revision}: {exc}; nothing was changed") \
+            from None
+
+
+def _matching_tables(connection, backup: fmt.VerifiedBackup) -> dict[str, Table]:
+    """The schema at the backup's revision, which must have exactly the backup's tables and columns."""
+    tables = {t.name: t for t in fmt.typed_tables(connection)}
+    listed = {e.name for e in backup.tables}
+    if set(tables) != listed:
+        odd = sorted(set(tables) ^ listed)
+        raise RestoreRefused(f"the backup's tables do not match revision {backup.revision}'s schema (differing: "
+                             f"{', '.join(odd)}): the manifest was altered; nothing was changed")
+    for entry in backup.tables:
+        have = tuple(fmt.columns_of(tables[entry.name]))
+        if have != entry.columns:
+            raise RestoreRefused(f"table {entry.name}: the backup's columns do not match revision "
+                                 f"{backup.revision}'s schema: the manifest was altered; nothing was changed")
+    return tables
+
+
+def _insert(connection, table: Table, entry: fmt.TableEntry, lines: Path) -> None:
+    batch: list[dict] = []
+    with lines.open("rb") as stream:
+        for number, line in enumerate(stream, start=1):
+            batch.append(fmt.parse_line(entry, number, line))
+            if len(batch) == _BATCH:
+                connection.execute(table.insert(), batch)
+                batch = []
+    if batch:
+        connection.execute(table.insert(), batch)
+
+
+def _reset_sequences(connection, tables: list[Table]) -> None:
+    """After rows were inserted with their ids, the next id a sequence hands out is past the largest."""
+    quote = connection.dialect.identifier_preparer.quote
+    for table in tables:
+        keys = list(table.primary_key.columns)
+        if len(keys) != 1:
+            continue
+        sequence = connection.exec_driver_sql(
+            "SELECT pg_get_serial_sequence(%(table)s, %(column)s)",
+            {"table": quote(table.name), "column": keys[0].name}).scalar()
+        if sequence is None:  # no sequence behind this key (ids given by recount-bot, e.g. the audit log)
+            continue
+        largest = connection.execute(select(func.max(keys[0]))).scalar()
+        connection.exec_driver_sql("SELECT setval(%(sequence)s, %(value)s, false)",
+                                   {"sequence": sequence, "value": (largest or 0) + 1})
+
+
+def _compare(connection, table: Table, entry: fmt.TableEntry) -> None:
+    digest, rows = hashlib.sha256(), 0
+    for line in fmt.table_lines(connection, table, list(entry.columns)):
+        digest.update(line)
+        rows += 1
+    if rows != entry.rows or digest.hexdigest() != entry.sha256:
+        raise RestoreRefused(f"table {entry.name}: read back after loading, it holds {rows:,} rows that do not "
+                             f"match the backup's {entry.rows:,} (checksum); nothing was restored")
