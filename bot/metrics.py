@@ -4,12 +4,14 @@ Each `Metrics` has its own CollectorRegistry, never prometheus_client's global o
 one process, and a second registration of the same name in the global registry is an error.
 
 Measured as requests arrive (cheap: a lock and a few additions each):
-    recount_bot_slack_ack_seconds{kind}             histogram: POST /slack/events from its first byte read to
-                                                    Bolt's answer (Slack gives up after 3 s). `kind` is one of
+    recount_bot_slack_ack_seconds{kind}             histogram: POST /slack/events from the moment waitress
+                                                    hands it over to Bolt's answer, the gate's checks included
+                                                    (Slack gives up after 3 s). `kind` is one of
                                                     KINDS, read from the payload's type, never from what a person
                                                     typed (a label per text would grow without end)
-    recount_bot_slack_requests_refused_total{status}  refused before Bolt (bot/request_gate.py, and waitress's
-                                                    own size and syntax limits): 400, 401, 413
+    recount_bot_requests_refused_total{status}      refused before the app saw them: POST /slack/events by its
+                                                    gate (bot/request_gate.py), any request by waitress's own
+                                                    size and syntax limits (bot/server.py): 400, 401, 413
 Read when scraped:
     recount_bot_deferred_jobs_pending               acknowledged work not yet reported done by the
                                                     deferred-work process (bot/deferred_process.py)
@@ -78,8 +80,9 @@ class Metrics:
         self.ack = Histogram("recount_bot_slack_ack_seconds",
                              "Time to answer POST /slack/events (Slack allows 3 s), by kind of request",
                              ["kind"], buckets=ACK_BUCKETS, registry=self.registry)
-        self.refused = Counter("recount_bot_slack_requests_refused",
-                               "Requests refused before they reached the app, by HTTP status",
+        self.refused = Counter("recount_bot_requests_refused",
+                               "Requests refused before the app saw them (the Slack endpoint's gate, waitress's "
+                               "limits), by HTTP status",
                                ["status"], registry=self.registry)
         # Resolved once: the request path then touches no label dictionary (and every kind shows, at 0).
         self._ack_by_kind = {kind: self.ack.labels(kind) for kind in KINDS}

@@ -81,8 +81,8 @@ def test_serve_reports_metrics_to_the_token_and_logs_json_lines(slack, empty_dat
     assert found[("recount_bot_slack_ack_seconds_count", (("kind", "command"),))] == 2
     assert found[("recount_bot_slack_ack_seconds_bucket", (("kind", "command"), ("le", "3.0")))] == 2
     # The forged signature (the gate) and the malformed request (waitress's own check) are both counted.
-    assert found[("recount_bot_slack_requests_refused_total", (("status", "401"),))] == 1
-    assert found[("recount_bot_slack_requests_refused_total", (("status", "400"),))] == 1
+    assert found[("recount_bot_requests_refused_total", (("status", "401"),))] == 1
+    assert found[("recount_bot_requests_refused_total", (("status", "400"),))] == 1
     assert found[("recount_bot_deferred_jobs_pending", ())] == 0  # help is answered at once; nothing left over
     assert found[("recount_bot_deferred_children_restarted_total", ())] == 0
     assert 0 <= found[("recount_bot_worker_seconds_since_tick", ())] < 30  # the in-process worker ticks

@@ -58,8 +58,8 @@ def test_signed_requests_are_counted_by_kind_and_an_unsigned_one_as_refused(harn
     assert found[("recount_bot_slack_ack_seconds_bucket", (("kind", "command"), ("le", "3.0")))] == 3
     assert found[("recount_bot_slack_ack_seconds_bucket", (("kind", "command"), ("le", "+Inf")))] == 3
     assert 0 < found[("recount_bot_slack_ack_seconds_sum", (("kind", "command"),))] < 9
-    assert found[("recount_bot_slack_requests_refused_total", (("status", "401"),))] == 1
-    assert found[("recount_bot_slack_requests_refused_total", (("status", "400"),))] == 0
+    assert found[("recount_bot_requests_refused_total", (("status", "401"),))] == 1
+    assert found[("recount_bot_requests_refused_total", (("status", "400"),))] == 0
     assert b"whatever-a-person-typed" not in reply.body and b"U0OFFICIAL" not in reply.body
     # Nothing refused the scrape itself, and nothing it read was counted as an acknowledgement.
     assert acks(scrape(harness), "command") == 3
