@@ -133,6 +133,7 @@ class DeferredWorkProcess:
         self._outgoing: queue.SimpleQueue = queue.SimpleQueue()
         self._sender: threading.Thread | None = None
         self._follower: threading.Thread | None = None
+        self.restarts = 0  # children that died while in use and were replaced (GET /metrics)
 
     def start(self) -> None:
         with self._lock:
@@ -155,6 +156,11 @@ class DeferredWorkProcess:
                                           name="deferred-said", daemon=True)
         self._follower.start()
         log.info("deferred work runs in process %s", self._process.pid)
+
+    def pending_count(self) -> int:
+        """Jobs acknowledged and not yet reported done: handed over, or still on the way to the sender (read
+        without the lock, for GET /metrics: a moment's imprecision there is fine, a wait in a request is not)."""
+        return len(self._pending) + self._outgoing.qsize()
 
     def submit(self, label: str, body: dict) -> None:
         """Called in the request thread, before the answer: queues, nothing more (see the module's doc)."""
@@ -258,6 +264,7 @@ class DeferredWorkProcess:
                 continue
             job.kind, job.notices = NOTICE, job.notices + 1
             told += 1
+        self.restarts += 1
         self._retired.append(self._jobs)  # closed by the sender, which may be writing to it right now
         self._start_locked()
         self._resend = list(self._pending.values())

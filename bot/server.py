@@ -10,6 +10,8 @@
     GET  /observe/<token>[/state.json | /certificates/<id>]
                          the observers' page of a recount (C.R.S. 1-13.5-1306(1)), its live state and its
                          certificates (bot/observers_http.py); 410 once revoked or expired, 404 otherwise
+    GET  /metrics        Prometheus text (bot/metrics.py): with METRICS_TOKEN set, for a bearer of it only (401
+                         otherwise); without it, only for a client on this machine (403 otherwise; bot/metrics_http.py)
 
 HEAD is answered with the headers GET would send and no body (waitress sends whatever the app returns, and
 a body after a HEAD answer is read by the client as the start of the next response on a kept-alive
@@ -23,6 +25,7 @@ import logging
 import datetime as dt
 import secrets
 import threading
+import time
 from typing import Callable, Iterable
 
 import waitress
@@ -32,6 +35,8 @@ from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer
 from waitress.task import ErrorTask
 
+from bot.metrics import Metrics, kind_of
+from bot.metrics_http import METRICS_PATH, MetricsEndpoint
 from bot.request_gate import MAX_BODY_BYTES, Gate, Refused
 from storage.db import Database
 from storage.types import utcnow
@@ -61,21 +66,26 @@ EXPIRED_TEXT = (b"This certificate link has expired. Ask the election office for
 
 
 class WebApp:
-    """A small WSGI router: the Slack endpoint, the health check, certificate links, observers' pages.
+    """A small WSGI router: the Slack endpoint, the health check, certificate links, observers' pages, metrics.
 
     `clock` decides when a certificate or observers' link has expired (tests pass their own); `observer_poll_ms`
-    is how often an open observers' page asks whether anything changed."""
+    is how often an open observers' page asks whether anything changed; `metrics_token` is METRICS_TOKEN."""
 
     def __init__(self, app: App, db: Database, *, clock: Callable[[], dt.datetime] | None = None,
-                 signing_secret: str | None = None, observer_poll_ms: int | None = None) -> None:
+                 signing_secret: str | None = None, observer_poll_ms: int | None = None,
+                 metrics_token: str | None = None) -> None:
         from bot.observers_http import POLL_MS, ObserversEndpoint
 
+        self.db = db
+        self.clock = clock or utcnow
+        # Its own registry (bot/metrics.py); what runs beside it (the worker, the deferred-work process) is added
+        # by whoever starts them: `serve` calls `metrics.watch_worker` and `metrics.watch_deferred`.
+        self.metrics = Metrics(db, lambda: self.clock())
+        self.metrics_endpoint = MetricsEndpoint(self.metrics, metrics_token)
         # The secret Bolt verifies with, unless given: the gate and Bolt must agree on it. A missing one is an
         # error here (Gate), never an endpoint that lets unsigned requests through.
         self.slack = SlackEndpoint(app, signing_secret if signing_secret is not None
-                                   else getattr(app, "_signing_secret", ""))
-        self.db = db
-        self.clock = clock or utcnow
+                                   else getattr(app, "_signing_secret", ""), self.metrics)
         self.observers = ObserversEndpoint(db, lambda: self.clock(), poll_ms=observer_poll_ms or POLL_MS)
 
     def healthz(self, start_response) -> Iterable[bytes]:
@@ -135,6 +145,8 @@ class WebApp:
             return self.certificate(path[len(CERTIFICATES_PREFIX):], method, start_response)
         if path.startswith(OBSERVE_PREFIX):
             return self.observers(environ, start_response)
+        if path == METRICS_PATH:
+            return self.metrics_endpoint(environ, start_response)
         if path == EVENTS_PATH:
             if method != "POST":
                 start_response("405 Method Not Allowed", [("Allow", "POST"), ("Content-Length", "0")])
@@ -152,15 +164,19 @@ def new_reference() -> str:
 class SlackEndpoint:
     """POST /slack/events: the gate (bot.request_gate), then Bolt with the request the gate built."""
 
-    def __init__(self, app: App, signing_secret: str) -> None:
+    def __init__(self, app: App, signing_secret: str, metrics: Metrics | None = None) -> None:
         self.app = app
         self.gate = Gate(signing_secret)
+        self.metrics = metrics or Metrics()
 
     def __call__(self, environ, start_response) -> Iterable[bytes]:
+        started = time.perf_counter()
         try:
             request = self.gate.admit(environ)
         except Refused as refused:
+            self.metrics.count_refused(refused.status)
             return refuse(environ, start_response, refused.status, refused.reason)
+        kind = kind_of(request.body)
         try:
             response = self.app.dispatch(request)
         except Exception:  # Bolt handles listeners' errors itself; this is anything else, and it is ours
@@ -168,6 +184,8 @@ class SlackEndpoint:
             log.exception("POST %s failed in Bolt; reference %s", EVENTS_PATH, reference)
             return _plain(start_response, "500 Internal Server Error",
                           f"Something went wrong. Reference: {reference}\n".encode())
+        finally:  # answered or failed, an admitted request is an acknowledgement Slack waited for
+            self.metrics.observe_ack(kind, time.perf_counter() - started)
         answer = WsgiHttpResponse(status=response.status, headers=response.headers, body=response.body)
         start_response(answer.status, answer.get_headers())
         return answer.get_body()
@@ -248,6 +266,9 @@ class _RefusalTask(ErrorTask):
         error, request = self.request.error, self.request
         reference = new_reference()
         if error.code != 500:  # a 500 here follows an app exception waitress has logged with its traceback
+            metrics = getattr(getattr(self.channel.server, "application", None), "metrics", None)
+            if isinstance(metrics, Metrics):  # refused before the app saw it; counted with the gate's refusals
+                metrics.count_refused(error.code)
             peer = self.channel.addr[0] if isinstance(self.channel.addr, tuple) else self.channel.addr
             log.warning("refused %s %s from %s: %s (%d); reference %s", getattr(request, "command", None) or "?",
                         getattr(request, "path", None) or "?", peer, _waitress_reason(error), error.code, reference)
@@ -269,8 +290,12 @@ class _Channel(HTTPChannel):
 def create_server(wsgi_app: Callable, *, host: str, port: int, threads: int):
     """waitress, refusing a body over MAX_BODY_BYTES as soon as its headers say so (413, nothing read: waitress
     would otherwise buffer it whole, to a temporary file, before calling the app), with a log line each."""
+    # Proxy headers are left as they came (waitress would drop them, no proxy being trusted): nothing reads them
+    # but GET /metrics, which takes a request carrying them as relayed from elsewhere (bot/metrics_http.py).
+    # REMOTE_ADDR stays the peer's address either way.
     server = waitress.create_server(wsgi_app, host=host, port=port, threads=threads, ident="recount-bot",
-                                    max_request_body_size=MAX_BODY_BYTES + 1)  # waitress refuses >= this
+                                    max_request_body_size=MAX_BODY_BYTES + 1,  # waitress refuses >= this
+                                    clear_untrusted_proxy_headers=False)
     listeners = [server] if isinstance(server, BaseWSGIServer) else [
         d for d in server.map.values() if isinstance(d, BaseWSGIServer)]  # one per address ("localhost": two)
     for listener in listeners:

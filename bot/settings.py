@@ -15,6 +15,8 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from storage.db import DEFAULT_DATABASE_URL, DatabaseUrlError, normalise_url
 
 SLACK_API_DEFAULT = "https://slack.com/api/"
+LOG_FORMATS = ("text", "json")
+MIN_METRICS_TOKEN = 16
 
 
 class SettingsError(Exception):
@@ -36,6 +38,11 @@ class Settings(BaseSettings):
     slack_api_base_url: str = Field(default=SLACK_API_DEFAULT, alias="SLACK_API_BASE_URL")
     # Where people reach `recount-bot serve` from outside (certificate links); default http://localhost:PORT.
     public_base_url: str | None = Field(default=None, alias="PUBLIC_BASE_URL")
+    # A bearer token GET /metrics requires when set; unset, /metrics answers only on this machine (bot/metrics_http.py).
+    metrics_token: SecretStr | None = Field(default=None, alias="METRICS_TOKEN")
+    # "json": every log line a JSON object (bot/commands/log_formats.py). Read by logging before the other
+    # settings (log_format()); here so that a bad value is named with them.
+    log_format: str = Field(default="text", alias="LOG_FORMAT")
 
     @field_validator("slack_bot_token")
     @classmethod
@@ -80,10 +87,42 @@ class Settings(BaseSettings):
             return None
         return check_public_base_url(value)
 
+    @field_validator("metrics_token")
+    @classmethod
+    def _metrics_token(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value().strip():
+            return None
+        token = value.get_secret_value()
+        if len(token) < MIN_METRICS_TOKEN or any(c.isspace() or not c.isprintable() for c in token):
+            raise ValueError(f"must be at least {MIN_METRICS_TOKEN} characters with no spaces (for instance the "
+                             "output of: python3 -c 'import secrets; print(secrets.token_urlsafe(32))')")
+        return value
+
+    @field_validator("log_format")
+    @classmethod
+    def _log_format(cls, value: str) -> str:
+        return check_log_format(value)
+
+    @property
+    def metrics_token_value(self) -> str | None:
+        return self.metrics_token.get_secret_value() if self.metrics_token is not None else None
+
     @property
     def links_base_url(self) -> str:
         """The start of every link the bot posts to its own HTTP server."""
         return self.public_base_url or f"http://localhost:{self.port}"
+
+
+def check_log_format(value: str) -> str:
+    chosen = (value or "").strip().lower() or "text"
+    if chosen not in LOG_FORMATS:
+        raise ValueError(f"expected one of {', '.join(LOG_FORMATS)}")
+    return chosen
+
+
+def log_format(environ: dict[str, str] | None = None) -> str:
+    """LOG_FORMAT as logging reads it, before the other settings are loaded; ValueError when it is neither."""
+    return check_log_format((os.environ if environ is None else environ).get("LOG_FORMAT", ""))
 
 
 def check_public_base_url(value: str) -> str:

@@ -8,13 +8,17 @@ by the command's response_url, or in the channel when that URL is used up. Nothi
 from __future__ import annotations
 
 import datetime as dt
+import os
+import signal
 import threading
 import time
 import urllib.request
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from bot.deferred_process import DeferredConfig, DeferredWorkProcess
+from bot.metrics import Metrics
 from bot.offline import payloads
 from bot.services.context import Services
 from bot.services.survey import import_returns
@@ -106,6 +110,7 @@ def test_stopping_with_work_left_tells_each_person_begun_or_not_done(deferred, s
     for body in (begun, spent, later):
         deferred.submit(LABEL, body)
     assert _wait(lambda: _stalled(slack, "chat.postMessage"), 30), "the child never reached the verdict post"
+    assert _watched(deferred) == (3, 0)  # GET /metrics: three acknowledged, none done
 
     deferred.stop(timeout=1)  # one thread, stuck in the first job: the other two were never begun
 
@@ -122,3 +127,21 @@ def test_stopping_with_work_left_tells_each_person_begun_or_not_done(deferred, s
     assert said["C0STOP003"] == [not_done.format("check")]  # the subcommand's declared name; nothing typed
     assert not any(c.args.get("channel") in ("C0STOP002", "C0STOP003") for c in slack.calls_to("chat.postMessage"))
 
+
+
+def _watched(process: DeferredWorkProcess) -> tuple[float, float]:
+    """(jobs pending, children restarted) as GET /metrics reports them."""
+    metrics = Metrics()
+    metrics.watch_deferred(process)
+    found = {s.name: s.value for f in text_string_to_metric_families(metrics.render().decode()) for s in f.samples}
+    return found["recount_bot_deferred_jobs_pending"], found["recount_bot_deferred_children_restarted_total"]
+
+
+def test_a_child_that_dies_is_replaced_and_counted(deferred, slack) -> None:
+    assert _watched(deferred) == (0, 0)
+    first = deferred._process.pid
+    os.kill(first, signal.SIGKILL)
+    assert _wait(lambda: deferred._process is not None and deferred._process.pid != first, 30)
+    assert _watched(deferred) == (0, 1)
+    deferred.submit(LABEL, _body(slack, "C0AFTER01", "check"))  # the new child does the work
+    assert deferred.wait_idle(timeout=60) and _watched(deferred) == (0, 1)

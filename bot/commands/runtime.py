@@ -13,7 +13,6 @@ from typing import Iterator
 from bot.commands.errors import UsageError
 
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
-FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 _configured = False
 
 
@@ -23,17 +22,25 @@ def add_logging_argument(parser) -> None:
 
 
 def configure_logging(level: str | None = None, *, default: str = "INFO") -> None:
-    """stdlib logging to stderr, once per process: `level` (--log-level), else LOG_LEVEL, else `default`."""
+    """stdlib logging to stderr, once per process: `level` (--log-level), else LOG_LEVEL, else `default`; one
+    line per record, as text or (LOG_FORMAT=json) as JSON objects (bot/commands/log_formats.py)."""
+    from bot.commands.log_formats import formatter
+    from bot.settings import log_format
+
     global _configured
     option = "--log-level" if level else "LOG_LEVEL"
     chosen = (level or os.environ.get("LOG_LEVEL") or default).strip().upper()
     if chosen not in LEVELS:
         raise UsageError(f"{option} {chosen!r}: expected one of {', '.join(LEVELS)}")
+    try:
+        lines = log_format()
+    except ValueError as exc:
+        raise UsageError(f"LOG_FORMAT {os.environ.get('LOG_FORMAT', '')!r}: {exc}") from None
     if _configured:
         logging.getLogger().setLevel(chosen)
         return
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.setFormatter(formatter(lines))
     handler.addFilter(_drop_known_noise)
     root = logging.getLogger()
     root.addHandler(handler)

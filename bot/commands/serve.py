@@ -2,9 +2,11 @@
 
     POST /slack/events   where Slack sends commands, button clicks and modal submissions
     GET  /healthz        200 when the database answers
+    GET  /metrics        Prometheus text (bot/metrics.py): a bearer of METRICS_TOKEN, or this machine only
 
 Settings come from the environment (see bot/settings.py): SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET,
-DATABASE_URL, PORT, SLACK_API_BASE_URL. SIGTERM or Ctrl-C stops it cleanly.
+DATABASE_URL, PORT, SLACK_API_BASE_URL, PUBLIC_BASE_URL, METRICS_TOKEN, LOG_FORMAT. SIGTERM or Ctrl-C stops
+it cleanly.
 """
 from __future__ import annotations
 
@@ -57,15 +59,21 @@ def run(args: argparse.Namespace) -> int:
     log.info("Slack API: %s (%s)", settings.slack_api_base_url, started.identity)
     log.info("starting recount-bot on http://%s:%s (Slack request URL: http://<this host>:%s%s; "
              "health: http://%s:%s/healthz)", host, port, port, EVENTS_PATH, shown_host, port)
+    web_app = WebApp(started.app, db, metrics_token=settings.metrics_token_value)
+    if started.deferred is not None:
+        web_app.metrics.watch_deferred(started.deferred)
+    log.info("metrics: http://%s:%s/metrics (%s)", shown_host, port,
+             "for a bearer of METRICS_TOKEN" if settings.metrics_token is not None
+             else "from this machine only; set METRICS_TOKEN to read them from elsewhere")
     worker_stop = None
     if not getattr(args, "no_worker", False):
         worker = Worker(db, worker_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_base_url),
                         worker_id=f"serve:{socket.gethostname()}:{os.getpid()}",
                         wake=started.services.outbox_wake)
+        web_app.metrics.watch_worker(worker)
         _, worker_stop = start_in_thread(worker)
         log.info("delivering reminders and queued posts in this process (--no-worker to leave it to "
                  "`recount-bot worker`)")
-    web_app = WebApp(started.app, db)
     settle_process()
     try:
         with stop_on_signals() as stop:

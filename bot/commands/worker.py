@@ -21,6 +21,11 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("worker", help="deliver deadline reminders and queued Slack posts")
     parser.add_argument("--interval", type=float, default=5.0, help="seconds between polls (default %(default)s)")
     parser.add_argument("--once", action="store_true", help="one poll, then exit (for cron or a check)")
+    parser.add_argument("--metrics-port", type=int, default=None, metavar="PORT",
+                        help="serve GET /metrics (this worker's lag, the outbox, reminders) on this port; "
+                             "METRICS_TOKEN as for `serve` (unset: this machine only)")
+    parser.add_argument("--metrics-host", default="127.0.0.1",
+                        help="address for --metrics-port (default %(default)s)")
     add_logging_argument(parser)
     parser.set_defaults(func=run)
 
@@ -43,13 +48,37 @@ def run(args: argparse.Namespace) -> int:
             print(f"reminders queued {report.queued}; posts sent {report.delivery.sent}, retried "
                   f"{report.delivery.retried}, given up {report.delivery.dead}, recovered {report.delivery.recovered}")
             return 0
+        metrics_server = serve_metrics(args, settings, db, worker) if args.metrics_port is not None else None
         try:
             with stop_on_signals():
                 # SIGTERM / Ctrl-C raise StopRequested out of the loop's wait; the database keeps all state.
                 worker.run(threading.Event(), args.interval)
         except StopRequested:
             pass
+        finally:
+            if metrics_server is not None:
+                metrics_server.stop()
         log.info("worker stopped")
         return 0
     finally:
         db.dispose()
+
+
+def serve_metrics(args: argparse.Namespace, settings, db, worker):
+    """GET /metrics for this worker on its own port (the web server's is in another process, or none)."""
+    from bot.commands.errors import CommandFailed
+    from bot.metrics import Metrics
+    from bot.metrics_http import MetricsEndpoint, OnlyMetrics
+    from bot.server import RunningServer
+
+    metrics = Metrics(db)
+    metrics.watch_worker(worker)
+    try:
+        server = RunningServer(OnlyMetrics(MetricsEndpoint(metrics, settings.metrics_token_value)),
+                               host=args.metrics_host, port=args.metrics_port, threads=2).start()
+    except OSError as exc:
+        raise CommandFailed(f"cannot listen on {args.metrics_host}:{args.metrics_port} (--metrics-port): "
+                            f"{exc.strerror or exc}") from None
+    log.info("metrics: %s/metrics (%s)", server.url, "for a bearer of METRICS_TOKEN"
+             if settings.metrics_token is not None else "from this machine only")
+    return server

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import threading
+import time
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -36,6 +37,10 @@ class Worker:
         self.worker_id, self.interval, self.started_at = worker_id, interval, clock()
         self.wake = wake or threading.Event()
         self.delivery = OutboxDelivery(db, client, clock=clock, worker_id=worker_id)
+        # For GET /metrics (bot/metrics.py): when a tick last finished (time.monotonic; the start counts as one,
+        # so a worker that never manages a tick shows its lag growing from its start), and ticks that raised.
+        self.last_tick = time.monotonic()
+        self.tick_failures = 0
 
     def schedule(self) -> tuple[int, int]:
         now = self.clock()
@@ -57,6 +62,7 @@ class Worker:
             for name in ("sent", "retried", "dead", "recovered", "waiting"):
                 setattr(report.delivery, name, getattr(report.delivery, name) + getattr(batch, name))
             if batch.sent + batch.retried + batch.dead + batch.recovered + batch.waiting < self.batch:
+                self.last_tick = time.monotonic()
                 return report
 
     def run(self, stop: threading.Event, interval: float = 5.0) -> None:
@@ -70,6 +76,7 @@ class Worker:
                              report.queued, report.delivery.sent, report.delivery.retried, report.delivery.dead,
                              report.delivery.recovered)
             except Exception:  # a bad tick must not stop reminders for good; the next one retries
+                self.tick_failures += 1
                 log.exception("worker tick failed")
             # Sleep until the next poll, or until a use case says it queued posts.
             if self.wake.wait(interval):
