@@ -3,8 +3,9 @@
     POST /slack/events   where Slack sends commands, button clicks and modal submissions
     GET  /healthz        200 when the database answers
 
-Settings come from the environment (see bot/settings.py): SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET,
-DATABASE_URL, PORT, SLACK_API_BASE_URL. SIGTERM or Ctrl-C stops it cleanly.
+Settings come from the environment (see bot/settings.py): SLACK_BOT_TOKEN (one office) or SLACK_CLIENT_ID and
+SLACK_CLIENT_SECRET (many offices, installing from /slack/install), SLACK_SIGNING_SECRET, DATABASE_URL, PORT,
+SLACK_API_BASE_URL, PUBLIC_BASE_URL. SIGTERM or Ctrl-C stops it cleanly.
 """
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ log = logging.getLogger("recount_bot.serve")
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("serve", help="run the Slack app over HTTP (needs SLACK_BOT_TOKEN and "
-                                                 "SLACK_SIGNING_SECRET)")
+    parser = subparsers.add_parser("serve", help="run the Slack app over HTTP (needs SLACK_SIGNING_SECRET and "
+                                                 "SLACK_BOT_TOKEN, or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET)")
     add_server_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -42,7 +43,7 @@ def add_server_arguments(parser: argparse.ArgumentParser, host_help: str = "") -
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.commands.startup import start_app
+    from bot.commands.startup import slack_clients, start_app
     from bot.server import EVENTS_PATH, WebApp, serve_forever, settle_process
     from bot.worker.loop import Worker, start_in_thread, worker_client
     from storage.migrate import current_revision
@@ -55,11 +56,14 @@ def run(args: argparse.Namespace) -> int:
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
     log.info("database: %s (revision %s)", db.describe(), current_revision(db))
     log.info("Slack API: %s (%s)", settings.slack_api_base_url, started.identity)
+    if settings.many_offices:
+        log.info("many offices: each office installs the app from %s/slack/install (Slack's redirect URL: "
+                 "%s/slack/oauth_redirect)", settings.links_base_url, settings.links_base_url)
     log.info("starting recount-bot on http://%s:%s (Slack request URL: http://<this host>:%s%s; "
              "health: http://%s:%s/healthz)", host, port, port, EVENTS_PATH, shown_host, port)
     worker_stop = None
     if not getattr(args, "no_worker", False):
-        worker = Worker(db, worker_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_base_url),
+        worker = Worker(db, slack_clients(settings, db, worker_client),
                         worker_id=f"serve:{socket.gethostname()}:{os.getpid()}",
                         wake=started.services.outbox_wake)
         _, worker_stop = start_in_thread(worker)
