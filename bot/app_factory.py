@@ -53,7 +53,10 @@ def build_app(*, services: Services, signing_secret: str, api_base_url: str, bot
         # The app's own client carries no token: Bolt copies it (base URL, retries) for each request and sets the
         # token its authorize found; the install flow uses it for oauth.v2.access.
         app = App(client=web_client(None, api_base_url), oauth_settings=settings,
-                  authorize=InstalledAuthorize(InstalledTokens(services.db, oauth.client_id)), **common)
+                  authorize=InstalledAuthorize(InstalledTokens(services.db, oauth.client_id)),
+                  user_facing_authorize_error_message=(
+                      f"recount-bot is not installed in this workspace, so nothing was done. An official of "
+                      f"the office installs it from {oauth.links_base_url}/slack/install"), **common)
     register_routes(app, registry, services, deferred_runner)
     app.error(global_error_handler)
     return app

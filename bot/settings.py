@@ -191,6 +191,10 @@ def mode_problems(source: dict[str, str] | os._Environ, *, socket_mode: bool = F
     if given and len(given) < len(MANY_OFFICES):
         missing = next(name for name in MANY_OFFICES if name not in given)
         return [f"{missing} is not set ({given[0]} is: many offices on one install need both)"]
+    if given and not (source.get("PUBLIC_BASE_URL") or "").strip():
+        return ["PUBLIC_BASE_URL is not set: many offices on one install need it, because Slack sends each "
+                "installer back to PUBLIC_BASE_URL/slack/oauth_redirect (the Redirect URL in the app's OAuth & "
+                "Permissions)"]
     if given and socket_mode:
         return ["SLACK_CLIENT_ID: Socket Mode serves one workspace; many offices on one install need "
                 "`recount-bot serve` behind a public HTTPS address (unset SLACK_CLIENT_ID and "
