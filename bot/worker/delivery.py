@@ -138,11 +138,13 @@ class OutboxDelivery:
             return client.conversations_open(users=row.dm_user)["channel"]["id"]
         return row.payload.get("channel")
 
-    def _send(self, client: WebClient, row: OutboxMessage, look_first: bool, *,
-              post: bool = True) -> tuple[dict | None, bool]:
+    def _send(self, row: OutboxMessage, look_first: bool, *, post: bool = True,
+              client: WebClient | None = None) -> tuple[dict | None, bool]:
         """Deliver `row` (its payload's thread already resolved): (result, found) — found when an earlier
-        attempt is in Slack already. With `post` False only look. Raises what the calls raise, and
-        LookupInconclusive when it cannot tell whether an earlier attempt landed."""
+        attempt is in Slack already. With `post` False only look. `client`: the row's workspace's (looked up
+        when not given). Raises what the calls raise, NotInstalled, and LookupInconclusive when it cannot tell
+        whether an earlier attempt landed."""
+        client = client or self.clients.for_workspace(row.workspace_id)
         payload = {k: v for k, v in row.payload.items() if k not in (FALLBACK, THREAD_OF)}
         channel = self._channel(client, row)
         if channel:
@@ -210,7 +212,7 @@ class OutboxDelivery:
         except NotInstalled as exc:  # uninstalled, or never: kept (backing off) in case the office installs again
             return Attempt("retry", error=str(exc))
         try:
-            result, found = self._send(client, snapshot, look_first, post=post)
+            result, found = self._send(snapshot, look_first, post=post, client=client)
             if result is None:
                 return Attempt("retry", error="not found")
             return Attempt("recovered" if found else "sent", result=result)
