@@ -9,7 +9,9 @@ from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
 from slack_sdk.http_retry.builtin_handlers import ServerErrorRetryHandler
 
+from bot.oauth import InstalledAuthorize, OAuthConfig
 from bot.services.context import Services
+from bot.slack_tokens import InstalledTokens
 from handlers import build_registry
 from handlers.interaction import DeferredRunner, global_error_handler, register_routes
 from handlers.registry import Registry
@@ -17,7 +19,7 @@ from handlers.registry import Registry
 log = logging.getLogger("recount_bot.app")
 
 
-def web_client(token: str, base_url: str) -> WebClient:
+def web_client(token: str | None, base_url: str) -> WebClient:
     """A Web API client that waits out 429s (honouring Retry-After) and retries 5xx and dropped connections."""
     return WebClient(
         token=token, base_url=base_url, timeout=15,
@@ -26,23 +28,35 @@ def web_client(token: str, base_url: str) -> WebClient:
     )
 
 
-def build_app(*, services: Services, bot_token: str, signing_secret: str, api_base_url: str,
-              registry: Registry | None = None, verify_token: bool = True, listener_threads: int = 16,
-              deferred_runner: DeferredRunner | None = None) -> App:
+def build_app(*, services: Services, signing_secret: str, api_base_url: str, bot_token: str | None = None,
+              oauth: OAuthConfig | None = None, registry: Registry | None = None, verify_token: bool = True,
+              listener_threads: int = 16, deferred_runner: DeferredRunner | None = None) -> App:
     """The app with every declared listener. Raises if a listener does not declare its role.
 
-    With `verify_token`, Bolt calls auth.test now, so a wrong token stops start-up instead of the
-    first command. With a `deferred_runner`, deferred work is handed to it (another process) instead of
-    Bolt's lazy listeners on this process's executor.
+    One office: `bot_token` speaks for every request; with `verify_token`, Bolt calls auth.test now, so a wrong
+    token stops start-up instead of the first command. Many offices: `oauth` adds Slack's install flow
+    (bot/oauth.py) and each request gets the bot token its workspace's installation stored. Exactly one of
+    the two. With a `deferred_runner`, deferred work is handed to it (another process) instead of Bolt's lazy
+    listeners on this process's executor.
     """
+    if (bot_token is None) == (oauth is None):
+        raise ValueError("build_app takes a bot_token (one office) or an oauth config (many offices), not both")
     registry = registry if registry is not None else build_registry()
     registry.validate()
-    app = App(
-        client=web_client(bot_token, api_base_url), signing_secret=signing_secret,
-        token_verification_enabled=verify_token, process_before_response=True,
-        listener_executor=ThreadPoolExecutor(max_workers=listener_threads, thread_name_prefix="listener"),
-        logger=logging.getLogger("recount_bot.bolt"),
-    )
+    common = dict(signing_secret=signing_secret, process_before_response=True,
+                  listener_executor=ThreadPoolExecutor(max_workers=listener_threads, thread_name_prefix="listener"),
+                  logger=logging.getLogger("recount_bot.bolt"))
+    if oauth is None:
+        app = App(client=web_client(bot_token, api_base_url), token_verification_enabled=verify_token, **common)
+    else:
+        settings = oauth.settings(services.db)
+        # The app's own client carries no token: Bolt copies it (base URL, retries) for each request and sets the
+        # token its authorize found; the install flow uses it for oauth.v2.access.
+        app = App(client=web_client(None, api_base_url), oauth_settings=settings,
+                  authorize=InstalledAuthorize(InstalledTokens(services.db, oauth.client_id)),
+                  user_facing_authorize_error_message=(
+                      f"recount-bot is not installed in this workspace, so nothing was done. An official of "
+                      f"the office installs it from {oauth.links_base_url}/slack/install"), **common)
     register_routes(app, registry, services, deferred_runner)
     app.error(global_error_handler)
     return app

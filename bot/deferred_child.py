@@ -49,7 +49,6 @@ def child_main(config: DeferredConfig, jobs, progress) -> None:
     # (Slack allows 3 seconds) goes first and a verdict (nobody's clock) waits a few milliseconds more.
     # Threads inherit it: the whole child.
     _yield_the_processor()
-    from bot.app_factory import web_client
     from bot.commands.runtime import configure_logging
     from bot.server import settle_process
     from bot.services.context import Services
@@ -60,7 +59,7 @@ def child_main(config: DeferredConfig, jobs, progress) -> None:
     configure_logging(config.log_level)
     db = Database(config.database_url)
     services = Services(db) if config.fixed_now is None else Services(db, clock=lambda: config.fixed_now)
-    client = web_client(config.bot_token, config.api_base_url)
+    clients = config.clients(db)  # each job speaks with its own workspace's token
     routes = {route.label: route for route in build_registry().routes}
     report = _Reporter(progress.fileno())
     pool = ThreadPoolExecutor(max_workers=config.threads, thread_name_prefix="deferred")
@@ -86,9 +85,9 @@ def child_main(config: DeferredConfig, jobs, progress) -> None:
                     report(DONE, job_id)
                     continue
                 if kind == RUN:
-                    work = (lambda route=route, body=body: run_job(services, route, body, client))
+                    work = (lambda route=route, body=body: run_job(services, route, body, clients))
                 else:
-                    work = (lambda body=body: tell_interrupted(client, body))
+                    work = (lambda body=body: tell_interrupted(clients, body))
                 pool.submit(_run, report, job_id, kind, work, submitted)
     finally:
         pool.shutdown(wait=True)
@@ -122,18 +121,21 @@ def _forward_wakes(wake: threading.Event, report: _Reporter) -> None:
         report(WAKE)
 
 
-def run_job(services, route, body: dict, client) -> None:
+def run_job(services, route, body: dict, clients) -> None:
     from slack_bolt.context.respond import Respond
 
+    from bot.slack_tokens import team_of
     from handlers.interaction import run_deferred
 
+    client = clients.for_team(team_of(body))  # the web process's Bolt authorized it: the team has installed
     respond = Respond(response_url=body["response_url"]) if body.get("response_url") else None
     run_deferred(services, route, body, client, respond)  # its error handler tells the person what failed
 
 
-def tell_interrupted(client, body: dict) -> None:
+def tell_interrupted(clients, body: dict) -> None:
     """A job a dead process had begun: told, not redone (bot/deferred_notice.py says why)."""
     from bot.deferred_notice import notice_text, tell
+    from bot.slack_tokens import team_of
 
-    way = tell(client, body, notice_text(body, begun=True))
+    way = tell(clients.for_team(team_of(body)), body, notice_text(body, begun=True))
     log.info("told the person who typed an interrupted command (by %s)", way)

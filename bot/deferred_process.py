@@ -76,12 +76,21 @@ _NUDGE = object()  # wakes the sender when a dead child's jobs are waiting to be
 class DeferredConfig:
     """What the child needs to rebuild the app's parts: plain values, so they cross the process boundary."""
     database_url: str
-    bot_token: str
+    bot_token: str | None  # one office's token; None with many offices (each job's workspace's token)
     api_base_url: str
     threads: int = 4
     log_level: str = "INFO"
     # A clock stopped at this moment instead of the real one: for a benchmark replaying a fixed day.
     fixed_now: dt.datetime | None = None
+    slack_client_id: str | None = None  # many offices: tokens come from this app's installations
+
+    def clients(self, db):
+        """Each job's workspace's Web API client (bot/slack_tokens.py), as the web process's are made."""
+        from bot.app_factory import web_client
+        from bot.slack_tokens import Clients, bot_tokens
+
+        tokens = bot_tokens(db, bot_token=self.bot_token, client_id=self.slack_client_id)
+        return Clients(tokens, lambda token: web_client(token, self.api_base_url), db)
 
 
 @dataclass
@@ -327,26 +336,31 @@ class DeferredWorkProcess:
             self._tell_unfinished(left)
 
     def _tell_unfinished(self, left: list[_Job]) -> None:
-        from bot.app_factory import web_client
         from bot.deferred_notice import notice_text, tell
+        from bot.slack_tokens import team_of
+        from storage.db import Database
 
         begun = sum(1 for job in left if job.begun or job.kind == NOTICE)
         log.error("%d acknowledged job(s) were not finished before the deferred-work process stopped (%d begun, "
                   "%d not); telling the people who typed them", len(left), begun, len(left) - begun)
-        client = web_client(self.config.bot_token, self.config.api_base_url)
+        db = Database(self.config.database_url)
+        clients = self.config.clients(db)
         deadline = time.monotonic() + STOP_NOTICE_SECONDS
 
         def one(job: _Job) -> bool:
             if time.monotonic() > deadline:
                 return False
             try:
-                tell(client, job.body, notice_text(job.body, begun=job.begun or job.kind == NOTICE))
+                tell(clients.for_team(team_of(job.body)), job.body, notice_text(job.body, begun=job.begun or job.kind == NOTICE))
                 return True
             except Exception as exc:  # a Slack that does not answer: nothing more to do at shutdown
                 log.warning("could not tell about an unfinished %s: %s", job.label, exc)
                 return False
 
-        with ThreadPoolExecutor(max_workers=8, thread_name_prefix="deferred-notice") as pool:
-            told = sum(pool.map(one, left))
+        try:
+            with ThreadPoolExecutor(max_workers=8, thread_name_prefix="deferred-notice") as pool:
+                told = sum(pool.map(one, left))
+        finally:
+            db.dispose()
         if told < len(left):
             log.error("%d of them could not be told", len(left) - told)

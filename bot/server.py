@@ -4,6 +4,9 @@
                          Slack (401 otherwise) and well formed (400 otherwise) before Bolt sees it
                          (bot.request_gate); each refusal is one log line with a reference, no traceback
     GET  /healthz        200 when the database answers, 503 when it does not
+    GET  /slack/install, /slack/oauth_redirect
+                         many offices on one install only (SLACK_CLIENT_ID): Slack's OAuth install flow
+                         (bot/oauth.py); 404 in the one-office mode
     GET  /certificates/<token>
                          a certificate of election (C.R.S. 1-13.5-1306(6)) as a PDF while its link is valid;
                          410 Gone once it expired (ask for a new link), 404 for a token it never made
@@ -31,12 +34,14 @@ from typing import Callable, Iterable
 import waitress
 from slack_bolt import App
 from slack_bolt.adapter.wsgi.http_response import WsgiHttpResponse
+from slack_bolt.request import BoltRequest
 from waitress.channel import HTTPChannel
 from waitress.server import BaseWSGIServer
 from waitress.task import ErrorTask
 
 from bot.metrics import Metrics, kind_of
 from bot.metrics_http import METRICS_PATH, MetricsEndpoint
+from bot.oauth import INSTALL_PATH, REDIRECT_PATH
 from bot.request_gate import MAX_BODY_BYTES, Gate, Refused
 from storage.db import Database
 from storage.types import utcnow
@@ -147,6 +152,8 @@ class WebApp:
             return self.observers(environ, start_response)
         if path == METRICS_PATH:
             return self.metrics_endpoint(environ, start_response)
+        if path in (INSTALL_PATH, REDIRECT_PATH):
+            return self.install(environ, start_response, path, method)
         if path == EVENTS_PATH:
             if method != "POST":
                 start_response("405 Method Not Allowed", [("Allow", "POST"), ("Content-Length", "0")])
@@ -154,6 +161,35 @@ class WebApp:
             return self.slack(environ, start_response)
         start_response("404 Not Found", [("Content-Type", "text/plain"), ("Content-Length", "9")])
         return [b"Not Found"]
+
+
+    def install(self, environ, start_response, path: str, method: str) -> Iterable[bytes]:
+        """Slack's OAuth install flow, when this install serves many offices (Bolt's OAuthFlow does the work)."""
+        flow = self.slack.app.oauth_flow
+        if flow is None:
+            return _plain(start_response, "404 Not Found", b"Not Found")
+        if method != "GET":  # not even HEAD: each answer issues a state (a row)
+            start_response("405 Method Not Allowed", [("Allow", "GET"), ("Content-Length", "0")])
+            return [b""]
+        query = environ.get("QUERY_STRING", "")
+        if len(query) > 4096:
+            return refuse(environ, start_response, 400, "an install request's query string over 4 KiB")
+        headers = {key[5:].replace("_", "-").lower(): value for key, value in environ.items()
+                   if key.startswith("HTTP_")}
+        request = BoltRequest(body="", query=query, headers=headers, mode="http")
+        try:
+            response = flow.handle_installation(request) if path == INSTALL_PATH else flow.handle_callback(request)
+        except Exception:  # the flow's own failures have pages; this is anything else, and it is ours
+            reference = new_reference()
+            log.exception("GET %s failed; reference %s", path, reference)
+            return _plain(start_response, "500 Internal Server Error",
+                          f"The installation could not be completed. Reference: {reference}\n".encode())
+        if path == REDIRECT_PATH:
+            log.info("install redirect answered %s", response.status)
+        answer = WsgiHttpResponse(status=response.status, headers=response.headers, body=response.body)
+        start_response(answer.status, answer.get_headers() + [("Cache-Control", "no-store"),
+                                                              ("Referrer-Policy", "no-referrer")])
+        return answer.get_body()
 
 
 def new_reference() -> str:

@@ -6,6 +6,7 @@ traceback. Secrets are `SecretStr` so they never appear in logs or error message
 from __future__ import annotations
 
 import os
+import re
 from typing import Iterable
 from urllib.parse import urlsplit
 
@@ -30,7 +31,11 @@ class SettingsError(Exception):
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(case_sensitive=True, extra="ignore", populate_by_name=False)
 
-    slack_bot_token: SecretStr = Field(alias="SLACK_BOT_TOKEN")
+    # Exactly one of two modes (checked in load_settings): one office, one workspace's bot token; or many
+    # offices on one install, each workspace installing the app through Slack's OAuth flow (bot/oauth.py).
+    slack_bot_token: SecretStr | None = Field(default=None, alias="SLACK_BOT_TOKEN")
+    slack_client_id: str | None = Field(default=None, alias="SLACK_CLIENT_ID")
+    slack_client_secret: SecretStr | None = Field(default=None, alias="SLACK_CLIENT_SECRET")
     slack_signing_secret: SecretStr = Field(alias="SLACK_SIGNING_SECRET")
     slack_app_token: SecretStr | None = Field(default=None, alias="SLACK_APP_TOKEN")
     database_url: str = Field(default=DEFAULT_DATABASE_URL, alias="DATABASE_URL")
@@ -46,9 +51,25 @@ class Settings(BaseSettings):
 
     @field_validator("slack_bot_token")
     @classmethod
-    def _bot_token(cls, value: SecretStr) -> SecretStr:
-        if not value.get_secret_value().startswith("xoxb-"):
+    def _bot_token(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not value.get_secret_value().startswith("xoxb-"):
             raise ValueError("must be a bot token starting with xoxb-")
+        return value
+
+    @field_validator("slack_client_id")
+    @classmethod
+    def _client_id(cls, value: str | None) -> str | None:
+        # Slack's client ids are digits, a dot, digits ("1234567890.0987654321"); the installation store keeps
+        # at most 32 characters of it.
+        if value is not None and not re.fullmatch(r"[0-9]{1,15}\.[0-9]{1,16}", value.strip()):
+            raise ValueError("must be the app's Client ID from Basic Information, like 1234567890.0987654321")
+        return value.strip() if value is not None else None
+
+    @field_validator("slack_client_secret")
+    @classmethod
+    def _client_secret(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and len(value.get_secret_value().strip()) < 8:
+            raise ValueError("is too short to be a Slack client secret")
         return value
 
     @field_validator("slack_signing_secret")
@@ -106,6 +127,11 @@ class Settings(BaseSettings):
     @property
     def metrics_token_value(self) -> str | None:
         return self.metrics_token.get_secret_value() if self.metrics_token is not None else None
+
+    @property
+    def many_offices(self) -> bool:
+        """Many offices on one install (Slack's OAuth flow), not one office's SLACK_BOT_TOKEN."""
+        return self.slack_client_id is not None
 
     @property
     def links_base_url(self) -> str:
@@ -184,9 +210,42 @@ def _without_password(url: str) -> str:
         return url.split("://", 1)[0] + "://…" if "://" in url else "…"
 
 
+ONE_OFFICE = "SLACK_BOT_TOKEN"
+MANY_OFFICES = ("SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET")
+
+
+def mode_problems(source: dict[str, str] | os._Environ, *, socket_mode: bool = False) -> list[str]:
+    """Exactly one mode: SLACK_BOT_TOKEN (one office), or SLACK_CLIENT_ID with SLACK_CLIENT_SECRET (many
+    offices, each installing through /slack/install). Lines naming the settings when both or neither are set."""
+    has_token = bool((source.get(ONE_OFFICE) or "").strip())
+    given = [name for name in MANY_OFFICES if (source.get(name) or "").strip()]
+    if has_token and given:
+        return [f"{ONE_OFFICE} and {' and '.join(given)} are both set: set {ONE_OFFICE} for one office's "
+                f"workspace, or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET for many offices installing through "
+                f"/slack/install, not both"]
+    if not has_token and not given:
+        return [f"{ONE_OFFICE} is not set, nor SLACK_CLIENT_ID and SLACK_CLIENT_SECRET: set {ONE_OFFICE} (xoxb-...) "
+                f"for one office's workspace, or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET for many offices "
+                f"installing through /slack/install"]
+    if given and len(given) < len(MANY_OFFICES):
+        missing = next(name for name in MANY_OFFICES if name not in given)
+        return [f"{missing} is not set ({given[0]} is: many offices on one install need both)"]
+    if given and not (source.get("PUBLIC_BASE_URL") or "").strip():
+        return ["PUBLIC_BASE_URL is not set: many offices on one install need it, because Slack sends each "
+                "installer back to PUBLIC_BASE_URL/slack/oauth_redirect (the Redirect URL in the app's OAuth & "
+                "Permissions)"]
+    if given and socket_mode:
+        return ["SLACK_CLIENT_ID: Socket Mode serves one workspace; many offices on one install need "
+                "`recount-bot serve` behind a public HTTPS address (unset SLACK_CLIENT_ID and "
+                "SLACK_CLIENT_SECRET and set SLACK_BOT_TOKEN)"]
+    return []
+
+
 def load_settings(*, require_app_token: bool = False, environ: dict[str, str] | None = None) -> Settings:
     """Read settings from the environment (or `environ`); raise SettingsError naming each bad one."""
     missing_app_token = "SLACK_APP_TOKEN is not set (Socket Mode needs an app-level token, xapp-...)"
+    source = os.environ if environ is None else environ
+    modes = mode_problems(source, socket_mode=require_app_token)  # every problem at once, not one round each
     try:
         if environ is None:
             settings = Settings()
@@ -194,10 +253,11 @@ def load_settings(*, require_app_token: bool = False, environ: dict[str, str] | 
             settings = Settings.model_validate({k: v for k, v in environ.items()})
     except ValidationError as exc:
         lines = [_describe(e) for e in exc.errors()]
-        source = os.environ if environ is None else environ
         if require_app_token and not source.get("SLACK_APP_TOKEN"):
-            lines.append(missing_app_token)  # every problem at once, not one round per setting
-        raise SettingsError(lines) from None
+            lines.append(missing_app_token)
+        raise SettingsError(modes + lines) from None
+    if modes:
+        raise SettingsError(modes)
     if require_app_token and settings.slack_app_token is None:
         raise SettingsError([missing_app_token])
     return settings

@@ -12,6 +12,7 @@ import logging
 from typing import Callable
 
 from slack_sdk import WebClient
+from sqlalchemy import select
 
 from bot.outbox import enqueue, wake_on_commit
 from bot.posting import Unconfirmed, post_once
@@ -20,6 +21,7 @@ from bot.services.cases import CaseView
 from bot.services.context import Services
 from bot.slack_text import fallback
 from handlers.blocks.case_card import case_card, case_text
+from storage.models import Workspace
 
 log = logging.getLogger("recount_bot.cards")
 CARD_METADATA = "recount_bot_case_card"  # a card's message metadata: {"case_id": N}, to find it again
@@ -78,10 +80,15 @@ def as_one_unit(listener: Callable[..., None]) -> Callable[..., None]:
 
 
 def queue_call(services: Services, method: str, payload: dict, workspace_id: int | None = None, *,
-               dm_user: str | None = None) -> None:
+               dm_user: str | None = None, team_id: str | None = None) -> None:
     """A Web API call for the worker to deliver. Inside a listener run `as_one_unit`, the row commits with the
-    change it reports; rows queued one after another are delivered in that order."""
+    change it reports; rows queued one after another are delivered in that order. The row names its workspace
+    (`workspace_id`, or the one of Slack team `team_id`): with many offices, it is sent with that one's token."""
     with services.db.transaction() as session:
+        if workspace_id is None and team_id is not None:
+            workspace_id = session.scalar(select(Workspace.id).where(Workspace.slack_team_id == team_id))
+        if workspace_id is None:
+            raise ValueError(f"an outbox row for {method} must name its workspace")
         enqueue(session, method=method, payload=payload, workspace_id=workspace_id, dm_user=dm_user,
                 now=services.now())
         wake_on_commit(session, services.outbox_wake)
@@ -95,7 +102,7 @@ def refresh_card(services: Services, case: CaseView) -> None:
     """Edit the case's card to show its current state."""
     if _has_card(case):
         queue_call(services, "chat.update", {"channel": case.channel_id, "ts": case.card_ts, "text": case_text(case),
-                                         "blocks": case_card(case)})
+                                         "blocks": case_card(case)}, team_id=case.team_id)
 
 
 def post_in_thread(services: Services, case: CaseView, text: str, blocks: list[dict] | None = None) -> None:
@@ -104,4 +111,4 @@ def post_in_thread(services: Services, case: CaseView, text: str, blocks: list[d
         payload = {"channel": case.channel_id, "thread_ts": case.card_ts, "text": text}
         if blocks:
             payload["blocks"] = blocks
-        queue_call(services, "chat.postMessage", payload)
+        queue_call(services, "chat.postMessage", payload, team_id=case.team_id)

@@ -304,14 +304,15 @@ def refresh_request_card(services: Services, request: RequestView) -> None:
     """Edit the request's card to show its state (through the outbox: a Slack outage delays it, loses nothing)."""
     if request.card_ts and request.channel_id:
         queue_call(services, "chat.update", {"channel": request.channel_id, "ts": request.card_ts,
-                                             "text": request_text(request), "blocks": request_card(request)})
+                                             "text": request_text(request), "blocks": request_card(request)},
+                   request.workspace_id)
 
 
 def post_in_request_thread(services: Services, request: RequestView, text: str) -> None:
     """A message in the request card's thread (through the outbox)."""
     if request.card_ts and request.channel_id:
         queue_call(services, "chat.postMessage", {"channel": request.channel_id, "thread_ts": request.card_ts,
-                                                  "text": text})
+                                                  "text": text}, request.workspace_id)
 
 
 def permalink(client: WebClient, channel_id: str | None, ts: str | None) -> str | None:

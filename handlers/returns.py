@@ -255,10 +255,11 @@ def _announce(ix: Interaction, result: survey_entry.EntryResult, *, channel_id: 
     transaction. If that channel will not take the post, the worker sends it to the clerk with the reason."""
     text, blocks = confirmation(result, ix.user_id)
     if not channel_id:
-        queue_call(ix.services, "chat.postMessage", {"text": text, "blocks": blocks}, dm_user=ix.user_id)
+        queue_call(ix.services, "chat.postMessage", {"text": text, "blocks": blocks}, dm_user=ix.user_id,
+                   team_id=ix.team_id)
         return
     hint = context(f":warning: I could not post this in {channel_link(channel_id)}: invite me there with "
                    "`/invite @recount-bot`.")
     fallback = {"user": ix.user_id, "text": text, "blocks": [hint, *blocks][:MESSAGE_BLOCKS_LIMIT]}
     queue_call(ix.services, "chat.postMessage",
-               {"channel": channel_id, "text": text, "blocks": blocks, FALLBACK: fallback})
+               {"channel": channel_id, "text": text, "blocks": blocks, FALLBACK: fallback}, team_id=ix.team_id)

@@ -44,7 +44,8 @@ from storage.types import Money, UTCDateTime
 FORMAT = "recount-bot backup"
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
-NOT_BACKED_UP = frozenset({"alembic_version"})  # the revision is in the manifest; restore migrates to it
+# The revision is in the manifest (restore migrates to it); OAuth states live ten minutes, for an install under way.
+NOT_BACKED_UP = frozenset({"alembic_version", "slack_oauth_states"})
 KINDS = ("money", "decimal", "timestamp", "date", "json", "bytes", "boolean", "integer", "text")
 _NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")

@@ -91,7 +91,8 @@ def slack():
 # ------------------------------------------------------------------------------ settings
 def test_serve_without_settings_names_each_missing_one() -> None:
     stderr = assert_refused(run_with("serve"), 2, "recount-bot serve: cannot start: 2 settings to fix",
-                            "\n  SLACK_BOT_TOKEN is not set\n", "\n  SLACK_SIGNING_SECRET is not set\n")
+                            "\n  SLACK_BOT_TOKEN is not set, nor SLACK_CLIENT_ID and SLACK_CLIENT_SECRET: ",
+                            "\n  SLACK_SIGNING_SECRET is not set\n")
     assert "SLACK_APP_TOKEN" not in stderr  # only Socket Mode needs it
 
 

@@ -26,8 +26,10 @@ def register(subparsers) -> None:
 
 
 def slack_configured(environ: Mapping[str, str] = os.environ) -> bool:
-    """Either credential set means Slack is meant; `serve` then names whichever is missing."""
-    return bool(environ.get("SLACK_BOT_TOKEN") or environ.get("SLACK_SIGNING_SECRET"))
+    """Any credential set means Slack is meant (one office's token or many offices' client id); `serve` then
+    names whichever is missing."""
+    return any(environ.get(name) for name in ("SLACK_BOT_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_CLIENT_ID",
+                                              "SLACK_CLIENT_SECRET"))
 
 
 OFFLINE_ONLY = ("console", "open", "fresh")

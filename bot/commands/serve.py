@@ -4,9 +4,9 @@
     GET  /healthz        200 when the database answers
     GET  /metrics        Prometheus text (bot/metrics.py): a bearer of METRICS_TOKEN, or this machine only
 
-Settings come from the environment (see bot/settings.py): SLACK_BOT_TOKEN, SLACK_SIGNING_SECRET,
-DATABASE_URL, PORT, SLACK_API_BASE_URL, PUBLIC_BASE_URL, METRICS_TOKEN, LOG_FORMAT. SIGTERM or Ctrl-C stops
-it cleanly.
+Settings come from the environment (see bot/settings.py): SLACK_BOT_TOKEN (one office) or SLACK_CLIENT_ID and
+SLACK_CLIENT_SECRET (many offices, installing from /slack/install), SLACK_SIGNING_SECRET, DATABASE_URL, PORT,
+SLACK_API_BASE_URL, PUBLIC_BASE_URL, METRICS_TOKEN, LOG_FORMAT. SIGTERM or Ctrl-C stops it cleanly.
 """
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ log = logging.getLogger("recount_bot.serve")
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("serve", help="run the Slack app over HTTP (needs SLACK_BOT_TOKEN and "
-                                                 "SLACK_SIGNING_SECRET)")
+    parser = subparsers.add_parser("serve", help="run the Slack app over HTTP (needs SLACK_SIGNING_SECRET and "
+                                                 "SLACK_BOT_TOKEN, or SLACK_CLIENT_ID and SLACK_CLIENT_SECRET)")
     add_server_arguments(parser)
     parser.set_defaults(func=run)
 
@@ -44,7 +44,7 @@ def add_server_arguments(parser: argparse.ArgumentParser, host_help: str = "") -
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.commands.startup import start_app
+    from bot.commands.startup import slack_clients, start_app
     from bot.server import EVENTS_PATH, WebApp, serve_forever, settle_process
     from bot.worker.loop import Worker, start_in_thread, worker_client
     from storage.migrate import current_revision
@@ -57,6 +57,9 @@ def run(args: argparse.Namespace) -> int:
     shown_host = "127.0.0.1" if host in ("0.0.0.0", "") else host
     log.info("database: %s (revision %s)", db.describe(), current_revision(db))
     log.info("Slack API: %s (%s)", settings.slack_api_base_url, started.identity)
+    if settings.many_offices:
+        log.info("many offices: each office installs the app from %s/slack/install (Slack's redirect URL: "
+                 "%s/slack/oauth_redirect)", settings.links_base_url, settings.links_base_url)
     log.info("starting recount-bot on http://%s:%s (Slack request URL: http://<this host>:%s%s; "
              "health: http://%s:%s/healthz)", host, port, port, EVENTS_PATH, shown_host, port)
     web_app = WebApp(started.app, db, metrics_token=settings.metrics_token_value)
@@ -67,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
              else "from this machine only; set METRICS_TOKEN to read them from elsewhere")
     worker_stop = None
     if not getattr(args, "no_worker", False):
-        worker = Worker(db, worker_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_base_url),
+        worker = Worker(db, slack_clients(settings, db, worker_client),
                         worker_id=f"serve:{socket.gethostname()}:{os.getpid()}",
                         wake=started.services.outbox_wake)
         web_app.metrics.watch_worker(worker)

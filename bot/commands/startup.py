@@ -7,16 +7,20 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Callable
 
 from slack_bolt import App
 from slack_bolt.error import BoltError
+from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from bot.app_factory import build_app, web_client
 from bot.commands.common import open_database
 from bot.commands.errors import CommandFailed, UsageError
 from bot.deferred_process import DeferredConfig, DeferredWorkProcess
+from bot.oauth import OAuthConfig
 from bot.services.context import Services
+from bot.slack_tokens import Clients, InstalledTokens, bot_tokens
 from bot.settings import Settings, SettingsError, load_settings
 from storage.db import Database
 
@@ -59,9 +63,30 @@ def _slack_error(exc: SlackApiError) -> str:
         return f"HTTP {getattr(exc.response, 'status_code', '?')}"
 
 
-def verify_token(settings: Settings) -> str:
+def slack_clients(settings: Settings, db: Database, make: Callable[[str, str], WebClient] = web_client) -> Clients:
+    """Each workspace's Web API client, as the settings' mode has it: SLACK_BOT_TOKEN's for every workspace, or
+    the one each workspace's installation stored (many offices). `make(token, base_url)` builds one."""
+    tokens = bot_tokens(db, bot_token=settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None,
+                        client_id=settings.slack_client_id)
+    return Clients(tokens, lambda token: make(token, settings.slack_api_base_url), db)
+
+
+def oauth_config(settings: Settings) -> OAuthConfig | None:
+    if not settings.many_offices:
+        return None
+    return OAuthConfig(settings.slack_client_id, settings.slack_client_secret.get_secret_value(),
+                       settings.links_base_url, settings.slack_api_base_url)
+
+
+def verify_token(settings: Settings, db: Database | None = None) -> str:
     """auth.test with the bot token: a refused token is a UsageError naming SLACK_BOT_TOKEN (exit 2); a Slack
-    that cannot be reached is a CommandFailed (exit 1). Returns who the token speaks for."""
+    that cannot be reached is a CommandFailed (exit 1). Returns who the token speaks for. Many offices: no
+    token of our own; says how many workspaces have installed the app."""
+    if settings.many_offices:
+        teams = InstalledTokens(db, settings.slack_client_id).teams() if db is not None else []
+        return (f"many offices (SLACK_CLIENT_ID {settings.slack_client_id}): {len(teams)} workspace"
+                f"{'s' if len(teams) != 1 else ''} installed; more install from {settings.links_base_url}"
+                f"/slack/install")
     client = web_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_base_url)
     try:
         found = client.auth_test()
@@ -82,13 +107,14 @@ def start_app(*, require_app_token: bool = False, deferred_process: bool = False
     db = open_database(settings.database_url)
     deferred = None
     try:
-        identity = verify_token(settings)
+        identity = verify_token(settings, db)
         services = Services(db)
+        bot_token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
         if deferred_process:
             deferred = DeferredWorkProcess(DeferredConfig(
-                database_url=settings.database_url, bot_token=settings.slack_bot_token.get_secret_value(),
+                database_url=settings.database_url, bot_token=bot_token, slack_client_id=settings.slack_client_id,
                 api_base_url=settings.slack_api_base_url, log_level=log_level), services.outbox_wake)
-        app = build_app(services=services, bot_token=settings.slack_bot_token.get_secret_value(),
+        app = build_app(services=services, bot_token=bot_token, oauth=oauth_config(settings),
                         signing_secret=settings.slack_signing_secret.get_secret_value(),
                         api_base_url=settings.slack_api_base_url,
                         deferred_runner=deferred.submit if deferred else None)

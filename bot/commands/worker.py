@@ -32,7 +32,7 @@ def register(subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bot.commands.common import open_database
-    from bot.commands.startup import settings_or_exit, verify_token
+    from bot.commands.startup import settings_or_exit, slack_clients, verify_token
     from bot.worker.loop import Worker, worker_client
 
     configure_logging(args.log_level)
@@ -40,8 +40,8 @@ def run(args: argparse.Namespace) -> int:
     db = open_database(settings.database_url)
     try:
         log.info("worker for %s, Slack API %s (%s)", db.describe(), settings.slack_api_base_url,
-                 verify_token(settings))
-        worker = Worker(db, worker_client(settings.slack_bot_token.get_secret_value(), settings.slack_api_base_url),
+                 verify_token(settings, db))
+        worker = Worker(db, slack_clients(settings, db, worker_client),
                         worker_id=f"worker:{socket.gethostname()}:{os.getpid()}", interval=args.interval)
         if args.once:
             report = worker.tick()

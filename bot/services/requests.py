@@ -54,6 +54,7 @@ class RequestView:
     # The reading the decision was made under, with the decider's reason ("one office, one person: ..."), if any.
     decision_reading: str | None = None
     conflicts: tuple[Conflicted, ...] = ()  # candidates in the contest and the requester (rules.conflicts)
+    workspace_id: int | None = None  # the office's: its card edits go out with that workspace's token
 
 
 def as_view(row: RecountRequestRow) -> RequestView:
@@ -64,7 +65,7 @@ def as_view(row: RecountRequestRow) -> RequestView:
         row.received_on, row.received_reference, row.entered_by, row.entered_at, dict(row.evaluation), row.status,
         row.decided_by, row.decided_at, row.decision_note, row.channel_id,
         None if (row.card_ts or "").startswith(CARD_CLAIM) else row.card_ts, row.case_id, row.decision_reading,
-        request_conflicts(session, row) if (session := object_session(row)) is not None else ())
+        request_conflicts(session, row) if (session := object_session(row)) is not None else (), row.workspace_id)
 
 
 @dataclass(frozen=True)

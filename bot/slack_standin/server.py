@@ -26,6 +26,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from .api import JSON_FIELDS, METHODS, NO_AUTH_METHODS
 from .errors import SlackError
+from .oauth import StandInOAuth, auth_test_of
 from .responses import ResponseUrls
 from .state import Clock, StandInState, StateChange, Workspace
 
@@ -35,6 +36,7 @@ UPLOAD_METHOD = "upload_url"  # how POSTs to an upload URL appear in `calls` (no
 RESPONSE_METHOD = "response_url"  # how POSTs to a response_url appear in `calls`
 DOWNLOAD_METHOD = "files-pri"  # how GETs of a file's url_private(_download) appear in `calls` (and fail_next)
 ANY_METHOD = "*"
+AUTHORIZE_METHOD = "oauth/v2/authorize"  # how visits to the consent page appear in `calls`
 DEFAULT_SCOPES = ("channels:history", "channels:read", "chat:write", "commands", "files:read", "files:write",
                   "groups:read", "im:history", "im:write", "reactions:write", "users:read")
 _DEFAULT_FAULT_ERRORS = {429: "ratelimited", 503: "service_unavailable"}
@@ -100,6 +102,7 @@ class SlackStandIn:
         self.state = StandInState(clock=clock, workspace=workspace, users=users, channels=channels,
                                   strict=strict, strict_triggers=strict_triggers, trigger_ttl=trigger_ttl)
         self.responses = ResponseUrls(self.state)
+        self.oauth = StandInOAuth(self.state.workspace)  # install flow and per-token teams (oauth.py)
         self.server_errors: list[str] = []  # stand-in bugs (answered as HTTP 500); tests may assert it is empty
         self._calls: list[RecordedCall] = []
         self._calls_changed = threading.Condition()
@@ -225,7 +228,12 @@ class SlackStandIn:
         return self.responses.issue(self.url, channel=channel, user=user, message_ts=message_ts)
 
     # ----------------------------------------------------------------- the Web API proper
-    def _api(self, method: str, args: dict[str, Any], token: str | None) -> _Reply:
+    def _api(self, method: str, args: dict[str, Any], token: str | None, authorization: str | None = None) -> _Reply:
+        if method == "oauth.v2.access":  # the app's credentials, not a token
+            try:
+                return _json_reply(200, {"ok": True, **self.oauth.access(args, authorization)})
+            except SlackError as exc:
+                return _json_reply(exc.status, exc.body())
         handler = METHODS.get(method)
         if handler is None:
             return _json_reply(404, {"ok": False, "error": "unknown_method", "req_method": method})
@@ -233,9 +241,14 @@ class SlackStandIn:
             pass
         elif not token:
             return _json_reply(200, {"ok": False, "error": "not_authed"})
-        elif not self._token_ok(token):
+        elif not self._token_ok(token) and self.oauth.team_of_token(token) is None:
             return _json_reply(200, {"ok": False, "error": "invalid_auth"})
         scopes = {"x-oauth-scopes": ",".join(self.scopes)} if token else {}  # Bolt reads it after auth.test
+        team = self.oauth.team_of_token(token)
+        if team is not None and method == "auth.test":
+            return _json_reply(200, {"ok": True, **auth_test_of(team)}, scopes)
+        if self.oauth.refuses(token, args):  # another workspace's channel
+            return _json_reply(200, {"ok": False, "error": "channel_not_found"}, scopes)
         try:
             return _json_reply(200, {"ok": True, **handler(self.state, args)}, scopes)
         except SlackError as exc:
@@ -313,9 +326,14 @@ class _Handler(BaseHTTPRequestHandler):
             args, decode_error = _decode_args(parts.query, body, self.headers.get("Content-Type", ""))
             token = self._bearer() or args.pop("token", None)
             args.pop("token", None)
+            basic = self.headers.get("Authorization") if method == "oauth.v2.access" else None
             reply = self._faulted(method, lambda: (
                 _json_reply(200, {"ok": False, "error": decode_error}) if decode_error
-                else self.standin._api(method, args, token)))
+                else self.standin._api(method, args, token, basic)))
+        elif parts.path == "/oauth/v2/authorize":
+            method, args = AUTHORIZE_METHOD, dict(parse_qsl(parts.query))
+            status, extra, page = self.standin.oauth.authorize(parts.query)
+            reply = _Reply(status, page, "text/plain; charset=utf-8", extra)
         elif parts.path.startswith("/upload/v1/"):
             method, args = UPLOAD_METHOD, {"length": len(body)}
             reply = self._faulted(method, lambda: self._upload(parts.path.rsplit("/", 1)[-1], body, args))

@@ -30,6 +30,7 @@ from slack_sdk.errors import SlackApiError
 from sqlalchemy import or_, select
 
 from bot.outbox import CHANNEL_REFUSED, FALLBACK, LEASE, MAX_ATTEMPTS, MAX_BACKOFF, METADATA_TYPE, PERMANENT, enqueue
+from bot.slack_tokens import Clients, NotInstalled
 from bot.worker.lookup import LookupInconclusive, find_post, metadata_matches
 from storage.db import Database
 from storage.models import OutboxMessage, OutboxStatus
@@ -99,9 +100,11 @@ def since_of(row: OutboxMessage) -> dt.datetime:
 
 
 class OutboxDelivery:
-    def __init__(self, db: Database, client: WebClient, *, clock: Callable[[], dt.datetime] = utcnow,
+    def __init__(self, db: Database, client: WebClient | Clients, *, clock: Callable[[], dt.datetime] = utcnow,
                  worker_id: str = "worker", lease: dt.timedelta = LEASE, max_attempts: int = MAX_ATTEMPTS) -> None:
-        self.db, self.client, self.clock = db, client, clock
+        # Each row is delivered with the token of the workspace it belongs to (bot/slack_tokens.py).
+        self.clients = client if isinstance(client, Clients) else Clients.single(client)
+        self.db, self.clock = db, clock
         self.worker_id, self.lease, self.max_attempts = worker_id, lease, max_attempts
 
     # ------------------------------------------------------------------ claiming
@@ -130,23 +133,26 @@ class OutboxDelivery:
             return claimed
 
     # ------------------------------------------------------------------ sending
-    def _channel(self, row: OutboxMessage) -> str | None:
+    def _channel(self, client: WebClient, row: OutboxMessage) -> str | None:
         if row.dm_user:
-            return self.client.conversations_open(users=row.dm_user)["channel"]["id"]
+            return client.conversations_open(users=row.dm_user)["channel"]["id"]
         return row.payload.get("channel")
 
-    def _send(self, row: OutboxMessage, look_first: bool, *, post: bool = True) -> tuple[dict | None, bool]:
+    def _send(self, row: OutboxMessage, look_first: bool, *, post: bool = True,
+              client: WebClient | None = None) -> tuple[dict | None, bool]:
         """Deliver `row` (its payload's thread already resolved): (result, found) — found when an earlier
-        attempt is in Slack already. With `post` False only look. Raises what the calls raise, and
-        LookupInconclusive when it cannot tell whether an earlier attempt landed."""
+        attempt is in Slack already. With `post` False only look. `client`: the row's workspace's (looked up
+        when not given). Raises what the calls raise, NotInstalled, and LookupInconclusive when it cannot tell
+        whether an earlier attempt landed."""
+        client = client or self.clients.for_workspace(row.workspace_id)
         payload = {k: v for k, v in row.payload.items() if k not in (FALLBACK, THREAD_OF)}
-        channel = self._channel(row)
+        channel = self._channel(client, row)
         if channel:
             payload["channel"] = channel
         if row.method == "chat.postMessage":
             if look_first and channel:
                 try:
-                    found = find_post(self.client, channel=channel, thread_ts=payload.get("thread_ts"),
+                    found = find_post(client, channel=channel, thread_ts=payload.get("thread_ts"),
                                       since=since_of(row), match=metadata_matches(METADATA_TYPE, outbox_id=row.id))
                 except LookupInconclusive as exc:
                     if not exc.cannot_read:
@@ -159,16 +165,16 @@ class OutboxDelivery:
             payload["metadata"] = {"event_type": METADATA_TYPE, "event_payload": {"outbox_id": row.id}}
         if not post:
             return None, False
-        response = self._call(row.method, payload)
+        response = self._call(client, row.method, payload)
         return {"channel": response.get("channel", channel), "ts": response.get("ts")}, False
 
-    def _call(self, method: str, payload: dict):
+    def _call(self, client: WebClient, method: str, payload: dict):
         # The methods the outbox may carry, named one by one (the manifest test checks each one's scope).
         calls = {
-            "chat.postMessage": self.client.chat_postMessage,
-            "chat.update": self.client.chat_update,
-            "chat.postEphemeral": self.client.chat_postEphemeral,
-            "views.publish": self.client.views_publish,
+            "chat.postMessage": client.chat_postMessage,
+            "chat.update": client.chat_update,
+            "chat.postEphemeral": client.chat_postEphemeral,
+            "views.publish": client.views_publish,
         }
         if method not in calls:
             raise ValueError(f"the outbox does not carry {method}")
@@ -192,6 +198,7 @@ class OutboxDelivery:
                     return Attempt("waiting", retry_at=after + dt.timedelta(seconds=1))
                 payload["thread_ts"] = parent.result["ts"]
             return OutboxMessage(id=row.id, method=row.method, payload=payload, dm_user=row.dm_user,
+                                 workspace_id=row.workspace_id,
                                  attempts=row.attempts, status=row.status, result=dict(row.result or {}),
                                  created_at=row.created_at)
 
@@ -201,7 +208,11 @@ class OutboxDelivery:
         if isinstance(snapshot, Attempt):
             return snapshot
         try:
-            result, found = self._send(snapshot, look_first, post=post)
+            client = self.clients.for_workspace(snapshot.workspace_id)
+        except NotInstalled as exc:  # uninstalled, or never: kept (backing off) in case the office installs again
+            return Attempt("retry", error=str(exc))
+        try:
+            result, found = self._send(snapshot, look_first, post=post, client=client)
             if result is None:
                 return Attempt("retry", error="not found")
             return Attempt("recovered" if found else "sent", result=result)

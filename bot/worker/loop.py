@@ -13,6 +13,7 @@ from typing import Callable
 from slack_sdk import WebClient
 from sqlalchemy import select
 
+from bot.slack_tokens import Clients
 from bot.worker import heartbeat, reminders
 from bot.worker.delivery import DeliveryReport, OutboxDelivery
 from storage.db import Database
@@ -30,7 +31,7 @@ class TickReport:
 
 
 class Worker:
-    def __init__(self, db: Database, client: WebClient, *, clock: Callable[[], dt.datetime] = utcnow,
+    def __init__(self, db: Database, client: WebClient | Clients, *, clock: Callable[[], dt.datetime] = utcnow,
                  worker_id: str = "worker", batch: int = 20, wake: threading.Event | None = None,
                  reminders: bool = True, interval: float = 5.0) -> None:
         self.db, self.clock, self.batch, self.reminders = db, clock, batch, reminders

@@ -7,10 +7,11 @@ from storage.models.election import Choice, Contest, Election, IssueCommittee, S
 from storage.models.observers import ObserverLink
 from storage.models.office import CandidateUser, LocalGovernment, Membership, Role, Workspace
 from storage.models.requests import CostNotice, LedgerRow, RecountRequestRow, RequestStatus
+from storage.models.slack_install import BOTS_TABLE, INSTALLATIONS_TABLE, OAUTH_STATES_TABLE
 from storage.models.recount import CaseDeadline, CaseKind, CaseStatus, Notice, RecipientKind, RecountCase
 
 __all__ = [
-    "AuditEntry", "AuditHead", "Base", "CandidateUser", "CaseDeadline", "CaseKind", "CaseStatus", "Choice", "Contest", "Election",
+    "AuditEntry", "AuditHead", "BOTS_TABLE", "INSTALLATIONS_TABLE", "OAUTH_STATES_TABLE", "Base", "CandidateUser", "CaseDeadline", "CaseKind", "CaseStatus", "Choice", "Contest", "Election",
     "IssueCommittee", "LocalGovernment", "Membership", "Notice", "ProcessedDelivery", "RecipientKind",
     "RecountCase", "Role", "OutboxMessage", "OutboxStatus", "Reminder", "ReminderStatus", "AssistantRow", "Certificate", "EvidenceDemand", "LotDrawing", "ObserverLink", "TallySheetRow", "CostNotice", "LedgerRow", "RecountRequestRow", "RequestStatus", "SurveyVersion", "VoteCount", "WorkerHeartbeat", "Workspace",
 ]

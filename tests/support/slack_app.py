@@ -59,6 +59,8 @@ class Reply:
 
 
 class SlackHarness:
+    team = TEAM  # the workspace requests come from, unless a call names another
+
     def __init__(self, db: Database, *, clock: Clock | None = None, observer_poll_ms: int | None = None) -> None:
         self.db = db
         self.clock = clock or Clock(dt.datetime(2026, 11, 6, 16, 0, tzinfo=dt.timezone.utc))
@@ -116,9 +118,10 @@ class SlackHarness:
             return Reply(exc.code, exc.read())
 
     # ---------------------------------------------------------------- what Slack sends
-    def command(self, text: str, *, user: str = OFFICIAL, channel: str = CHANNEL, **headers: str) -> Reply:
+    def command(self, text: str, *, user: str = OFFICIAL, channel: str = CHANNEL, team: str | None = None,
+                **headers: str) -> Reply:
         form = {
-            "token": "legacy-verification-token", "team_id": TEAM, "team_domain": "recount-test",
+            "token": "legacy-verification-token", "team_id": team or self.team, "team_domain": "recount-test",
             "channel_id": channel, "channel_name": "elections", "user_id": user, "user_name": user.lower(),
             "command": "/recount", "text": text, "api_app_id": "A0RECOUNT1", "is_enterprise_install": "false",
             "response_url": self.slack.issue_response_url(channel=channel, user=user),
@@ -136,7 +139,7 @@ class SlackHarness:
         return reply
 
     def click(self, message: dict, action_id: str, *, user: str = OFFICIAL, channel: str = CHANNEL,
-              value: str | None = None) -> Reply:
+              value: str | None = None, team: str | None = None, send_value: str | None = None) -> Reply:
         """Click the button `action_id` in a message the bot posted (as the stand-in stored it)."""
         button = None
         for block in message.get("blocks", []):
@@ -149,36 +152,40 @@ class SlackHarness:
                 break
         if button is None:
             raise AssertionError(f"no button {action_id} (value {value}) in the message")
+        team = team or self.team
         payload = {
-            "type": "block_actions", "team": {"id": TEAM, "domain": "recount-test"},
-            "user": {"id": user, "username": user.lower(), "team_id": TEAM}, "api_app_id": "A0RECOUNT1",
+            "type": "block_actions", "team": {"id": team, "domain": "recount-test"},
+            "user": {"id": user, "username": user.lower(), "team_id": team}, "api_app_id": "A0RECOUNT1",
             "token": "legacy-verification-token", "trigger_id": self.slack.issue_trigger_id(user),
             "container": {"type": "message", "message_ts": message["ts"], "channel_id": channel,
                           "is_ephemeral": False},
             "channel": {"id": channel, "name": "elections"}, "message": message,
             "response_url": self.slack.issue_response_url(channel=channel, user=user, message_ts=message["ts"]),
             "actions": [{"type": "button", "action_id": action_id, "block_id": block_id,
-                         "value": button.get("value"), "text": button.get("text"),
+                         "value": button.get("value") if send_value is None else send_value,
+                         "text": button.get("text"),
                          "action_ts": f"{time.time():.6f}"}],
         }
         return self._interactive(payload)
 
-    def shortcut(self, callback_id: str, *, user: str = OFFICIAL) -> Reply:
+    def shortcut(self, callback_id: str, *, user: str = OFFICIAL, team: str | None = None) -> Reply:
         """Use a global shortcut (from the search bar or the composer's shortcut menu): no channel."""
+        team = team or self.team
         payload = {
-            "type": "shortcut", "callback_id": callback_id, "team": {"id": TEAM, "domain": "recount-test"},
-            "user": {"id": user, "username": user.lower(), "team_id": TEAM}, "api_app_id": "A0RECOUNT1",
+            "type": "shortcut", "callback_id": callback_id, "team": {"id": team, "domain": "recount-test"},
+            "user": {"id": user, "username": user.lower(), "team_id": team}, "api_app_id": "A0RECOUNT1",
             "token": "legacy-verification-token", "trigger_id": self.slack.issue_trigger_id(user),
             "action_ts": f"{time.time():.6f}", "is_enterprise_install": False, "enterprise": None,
         }
         return self._interactive(payload)
 
-    def submit(self, view: dict, values: dict[str, dict], *, user: str = OFFICIAL) -> Reply:
+    def submit(self, view: dict, values: dict[str, dict], *, user: str = OFFICIAL, team: str | None = None) -> Reply:
         """Submit a modal the bot opened, with `values` as {block_id: element state} (Slack's view.state)."""
         state = {"values": {block_id: {block_id: value} for block_id, value in values.items()}}
+        team = team or self.team
         payload = {
-            "type": "view_submission", "team": {"id": TEAM, "domain": "recount-test"},
-            "user": {"id": user, "username": user.lower(), "team_id": TEAM}, "api_app_id": "A0RECOUNT1",
+            "type": "view_submission", "team": {"id": team, "domain": "recount-test"},
+            "user": {"id": user, "username": user.lower(), "team_id": team}, "api_app_id": "A0RECOUNT1",
             "token": "legacy-verification-token", "trigger_id": self.slack.issue_trigger_id(user),
             "view": {**view, "state": state}, "response_urls": [],
         }
@@ -186,7 +193,7 @@ class SlackHarness:
 
     def event(self, event: dict, *, event_id: str | None = None, **headers: str) -> Reply:
         """An Events API delivery (`event_callback`), as Slack sends it; the same event_id is a retry."""
-        body = {"token": "legacy-verification-token", "team_id": TEAM, "api_app_id": "A0RECOUNT1",
+        body = {"token": "legacy-verification-token", "team_id": self.team, "api_app_id": "A0RECOUNT1",
                 "event": event, "type": "event_callback", "event_id": event_id or f"Ev{unique_id().upper()}",
                 "event_time": int(time.time())}
         reply = self.post(json.dumps(body).encode(), "application/json",
