@@ -46,8 +46,9 @@ def _parse(text: str) -> dt.date:
 
 
 @SUBCOMMANDS.add("canvass", needs=Role.OFFICIAL, usage="/recount canvass [YYYY-MM-DD]",
-                 summary="Enter the date of the canvass of the latest election (a form without a date); every "
-                         "requested recount is then due 28 days after it (1306(2)(e)).")
+                 summary="Enter the date of the canvass of the latest election (a form without a date, and when "
+                         "several elections share the latest day); every requested recount is then due 28 days "
+                         "after it (1306(2)(e)).")
 @as_one_unit
 def canvass_command(ix: Interaction, args: str) -> None:
     if args.strip():

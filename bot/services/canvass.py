@@ -10,10 +10,11 @@ from bot.office_settings import OfficeSettings
 from bot.services.access import ensure_workspace
 from bot.services.context import Services
 from bot.services.errors import NotFound, UserError
+from bot.slack_text import esc
 from rules.deadlines import requested_recount_deadline
 from storage import audit
 from storage.models import CaseDeadline, CaseKind, Election, RecountCase
-from storage.repositories import elections_of, latest_election
+from storage.repositories import elections_of, latest_election, latest_election_day
 
 DEADLINE = "requested_recount_deadline"
 
@@ -48,6 +49,14 @@ def set_canvass_date(services: Services, *, team_id: str, canvass_date: dt.date,
                      settings: OfficeSettings, election_id: int | None = None) -> CanvassRecorded:
     with services.db.transaction() as session:
         workspace = ensure_workspace(session, team_id, actor=actor)
+        if election_id is None:
+            day = latest_election_day(session, workspace.id)
+            if len(day) > 1:  # each district's canvass board certifies its own election, perhaps on another day
+                names = "; ".join(f"{e.name} ({e.local_government.name})" for e in day[:8])
+                raise UserError(f"{len(day)} elections were held on {day[0].election_date:%Y-%m-%d} ({esc(names)}"
+                                f"{'; …' if len(day) > 8 else ''}); each canvass board certifies its own, perhaps on "
+                                "another day. Type `/recount canvass` without a date and choose the election in the "
+                                "form.", field="canvass_date")
         election = session.get(Election, election_id) if election_id else latest_election(session, workspace.id)
         if election is None or election.local_government.workspace_id != workspace.id:
             raise NotFound("No election to record a canvass date for.")

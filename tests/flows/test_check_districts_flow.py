@@ -11,7 +11,7 @@ from sqlalchemy import select
 from bot.offline.seed import GOVERNING_BODIES, seed
 from bot.services.survey import import_returns
 from rules.returns import parse_returns
-from storage.models import Contest, Notice, RecountCase
+from storage.models import Contest, Election, Notice, RecountCase
 from tests.support.slack_app import TEAM, text_of
 
 BEAR = "Bear Creek Fire Protection District - Ballot Issue 6A"
@@ -73,3 +73,14 @@ def test_a_request_may_name_a_contest_of_any_district_of_the_day(harness) -> Non
     for contest in (BEAR, CHERRY, PINE, "Aspen Grove Library District - Trustee"):
         assert contest in shown
     assert "Old Mill" not in shown
+
+
+def test_a_canvass_date_without_an_election_is_refused_when_several_share_the_day(harness) -> None:
+    seed_example(harness)
+    answered = len(harness.slack.calls_to("response_url"))
+    harness.command("canvass 2026-11-09")
+    told = harness.wait("response_url", count=answered + 1)[-1].args["text"]
+    assert told.startswith("4 elections were held on 2026-11-03 (")
+    assert "each canvass board certifies its own" in told and "choose the election in the form" in told
+    with harness.db.transaction() as s:
+        assert s.scalars(select(Election.canvass_date).where(Election.canvass_date.is_not(None))).all() == []
