@@ -12,6 +12,7 @@ from typing import Callable
 from slack_sdk import WebClient
 from sqlalchemy import select
 
+from bot.outbox import LEASE
 from bot.worker import heartbeat, reminders
 from bot.worker.delivery import DeliveryReport, OutboxDelivery
 from storage.db import Database
@@ -31,11 +32,11 @@ class TickReport:
 class Worker:
     def __init__(self, db: Database, client: WebClient, *, clock: Callable[[], dt.datetime] = utcnow,
                  worker_id: str = "worker", batch: int = 20, wake: threading.Event | None = None,
-                 reminders: bool = True, interval: float = 5.0) -> None:
+                 reminders: bool = True, interval: float = 5.0, lease: dt.timedelta = LEASE) -> None:
         self.db, self.clock, self.batch, self.reminders = db, clock, batch, reminders
         self.worker_id, self.interval, self.started_at = worker_id, interval, clock()
         self.wake = wake or threading.Event()
-        self.delivery = OutboxDelivery(db, client, clock=clock, worker_id=worker_id)
+        self.delivery = OutboxDelivery(db, client, clock=clock, worker_id=worker_id, lease=lease)
 
     def schedule(self) -> tuple[int, int]:
         now = self.clock()
