@@ -247,7 +247,8 @@ class OutboxDelivery:
         with self.db.transaction() as session:
             row = session.get(OutboxMessage, row_id, with_for_update=True)
             outcome = attempt.outcome
-            if attempt.claim is not None and (row.status != OutboxStatus.SENDING.value or row.attempts != attempt.claim):
+            taken_over = row.status != OutboxStatus.SENDING.value or row.attempts != attempt.claim
+            if attempt.claim is not None and taken_over:
                 # This worker's lease ran out mid-call and another took the row over (it looks in Slack before
                 # posting, so a post this attempt made is found there, not made again): its record stands.
                 log.warning("outbox row %s: taken over by %s while this worker (%s) was still at it; this attempt "

@@ -4,8 +4,8 @@ Reminders are rows, so they survive restarts; `queue_due` claims due rows, write
 marks them queued in one transaction, so each is sent exactly once however many workers run. Several workers on
 PostgreSQL take turns (`take_turn`, a transaction-scoped advisory lock): two `sync`s at once would each find a new
 deadline without reminders and both add them, and a `sync` beside a `queue_due` would both add the next daily
-reminder, so each would be sent twice. SQLite's single writer already takes turns. Reminders missed while no worker ran are sent once when one
-returns, marked late; several missed reminders of one deadline are folded into the latest one's post.
+reminder, so each would be sent twice. SQLite's single writer already takes turns. Reminders missed while no
+worker ran are sent once when one returns, marked late; several missed reminders of one deadline are folded into the latest one's post.
 """
 from __future__ import annotations
 
