@@ -7,6 +7,7 @@ A reminder that fell due while no worker ran is sent once, marked late, when one
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import logging
 import os
 import socket
@@ -15,11 +16,28 @@ import threading
 from bot.commands.runtime import StopRequested, add_logging_argument, configure_logging, stop_on_signals
 
 log = logging.getLogger("recount_bot.worker")
+# A lease shorter than a Web API call may take (the worker's client gives up after 15 s) would let a second
+# worker take over a post the first is still making, and post it again.
+MIN_LEASE = 30.0
+
+
+def _lease(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds") from None
+    if not seconds >= MIN_LEASE:
+        raise argparse.ArgumentTypeError(f"{value} is too short: at least {MIN_LEASE:.0f} seconds")
+    return seconds
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("worker", help="deliver deadline reminders and queued Slack posts")
     parser.add_argument("--interval", type=float, default=5.0, help="seconds between polls (default %(default)s)")
+    parser.add_argument("--lease", type=_lease, default=None,
+                        help="seconds a worker holds a post it claimed: when a worker dies holding one, another "
+                             "takes it over after this, looking in Slack first (default 60, at least "
+                             f"{MIN_LEASE:.0f}: longer than a Slack call may take)")
     parser.add_argument("--once", action="store_true", help="one poll, then exit (for cron or a check)")
     parser.add_argument("--metrics-port", type=int, default=None, metavar="PORT",
                         help="serve GET /metrics (this worker's lag, the outbox, reminders) on this port; "
@@ -33,6 +51,7 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from bot.commands.common import open_database
     from bot.commands.startup import settings_or_exit, slack_clients, verify_token
+    from bot.outbox import LEASE
     from bot.worker.loop import Worker, worker_client
 
     configure_logging(args.log_level)
@@ -42,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
         log.info("worker for %s, Slack API %s (%s)", db.describe(), settings.slack_api_base_url,
                  verify_token(settings, db))
         worker = Worker(db, slack_clients(settings, db, worker_client),
-                        worker_id=f"worker:{socket.gethostname()}:{os.getpid()}", interval=args.interval)
+                        worker_id=f"worker:{socket.gethostname()}:{os.getpid()}", interval=args.interval,
+                        lease=dt.timedelta(seconds=args.lease) if args.lease else LEASE)
         if args.once:
             report = worker.tick()
             print(f"reminders queued {report.queued}; posts sent {report.delivery.sent}, retried "

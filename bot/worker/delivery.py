@@ -66,6 +66,10 @@ class Attempt:
     uncertain: bool = False  # the call may have been carried out although it failed
     unanswered: bool = False  # no answer at all: a timeout or a dropped connection
     exc: BaseException | None = None
+    # The row's `attempts` when this worker claimed it: if the row's count has moved on (or it is no longer being
+    # sent), its lease ran out meanwhile and another worker took it over, so what this attempt came to is not
+    # written over that worker's record (see `finish`).
+    claim: int | None = None
 
 
 def slack_code(exc: BaseException) -> str | None:
@@ -192,10 +196,11 @@ class OutboxDelivery:
             if parent_id is not None:
                 parent = session.get(OutboxMessage, parent_id)
                 if parent is None or parent.status == OutboxStatus.DEAD.value:
-                    return Attempt("dead", error=f"the post it belongs under (outbox row {parent_id}) was never made")
+                    return Attempt("dead", error=f"the post it belongs under (outbox row {parent_id}) was never made",
+                                   claim=row.attempts)
                 if parent.status != OutboxStatus.SENT.value:
                     after = max(parent.lease_until or parent.next_attempt_at, parent.next_attempt_at, self.clock())
-                    return Attempt("waiting", retry_at=after + dt.timedelta(seconds=1))
+                    return Attempt("waiting", retry_at=after + dt.timedelta(seconds=1), claim=row.attempts)
                 payload["thread_ts"] = parent.result["ts"]
             return OutboxMessage(id=row.id, method=row.method, payload=payload, dm_user=row.dm_user,
                                  workspace_id=row.workspace_id,
@@ -207,6 +212,11 @@ class OutboxDelivery:
         snapshot = self._snapshot(row_id)
         if isinstance(snapshot, Attempt):
             return snapshot
+        attempt = self._attempt(snapshot, look_first, post)
+        attempt.claim = snapshot.attempts
+        return attempt
+
+    def _attempt(self, snapshot: OutboxMessage, look_first: bool, post: bool) -> Attempt:
         try:
             client = self.clients.for_workspace(snapshot.workspace_id)
         except NotInstalled as exc:  # uninstalled, or never: kept (backing off) in case the office installs again
@@ -246,8 +256,15 @@ class OutboxDelivery:
         """Record what an attempt came to; returns the outcome (a retry past the last attempt is "dead")."""
         now = self.clock()
         with self.db.transaction() as session:
-            row = session.get(OutboxMessage, row_id)
+            row = session.get(OutboxMessage, row_id, with_for_update=True)
             outcome = attempt.outcome
+            taken_over = row.status != OutboxStatus.SENDING.value or row.attempts != attempt.claim
+            if attempt.claim is not None and taken_over:
+                # This worker's lease ran out mid-call and another took the row over (it looks in Slack before
+                # posting, so a post this attempt made is found there, not made again): its record stands.
+                log.warning("outbox row %s: taken over by %s while this worker (%s) was still at it; this attempt "
+                            "(%s) is not recorded", row.id, row.claimed_by, self.worker_id, outcome)
+                return outcome
             if outcome in ("sent", "recovered"):
                 row.status, row.result, row.sent_at, row.lease_until = OutboxStatus.SENT.value, attempt.result, now, None
                 row.last_error = None

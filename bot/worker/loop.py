@@ -13,6 +13,7 @@ from typing import Callable
 from slack_sdk import WebClient
 from sqlalchemy import select
 
+from bot.outbox import LEASE
 from bot.slack_tokens import Clients
 from bot.worker import heartbeat, reminders
 from bot.worker.delivery import DeliveryReport, OutboxDelivery
@@ -33,11 +34,11 @@ class TickReport:
 class Worker:
     def __init__(self, db: Database, client: WebClient | Clients, *, clock: Callable[[], dt.datetime] = utcnow,
                  worker_id: str = "worker", batch: int = 20, wake: threading.Event | None = None,
-                 reminders: bool = True, interval: float = 5.0) -> None:
+                 reminders: bool = True, interval: float = 5.0, lease: dt.timedelta = LEASE) -> None:
         self.db, self.clock, self.batch, self.reminders = db, clock, batch, reminders
         self.worker_id, self.interval, self.started_at = worker_id, interval, clock()
         self.wake = wake or threading.Event()
-        self.delivery = OutboxDelivery(db, client, clock=clock, worker_id=worker_id)
+        self.delivery = OutboxDelivery(db, client, clock=clock, worker_id=worker_id, lease=lease)
         # For GET /metrics (bot/metrics.py): when a tick last finished (time.monotonic; the start counts as one,
         # so a worker that never manages a tick shows its lag growing from its start), and ticks that raised.
         self.last_tick = time.monotonic()

@@ -1,9 +1,11 @@
 """Deadline reminders: which deadlines are live, their reminder rows, and turning due ones into outbox posts.
 
-Reminders are rows, so they survive restarts; `queue_due` claims due rows (FOR UPDATE SKIP LOCKED on
-PostgreSQL), writes their posts to the outbox and marks them queued in one transaction, so each is sent
-exactly once however many workers run. Reminders missed while no worker ran are sent once when one
-returns, marked late; several missed reminders of one deadline are folded into the latest one's post.
+Reminders are rows, so they survive restarts; `queue_due` claims due rows, writes their posts to the outbox and
+marks them queued in one transaction, so each is sent exactly once however many workers run. Several workers on
+PostgreSQL take turns (`take_turn`, a transaction-scoped advisory lock): two `sync`s at once would each find a new
+deadline without reminders and both add them, and a `sync` beside a `queue_due` would both add the next daily
+reminder, so each would be sent twice. SQLite's single writer already takes turns. Reminders missed while no
+worker ran are sent once when one returns, marked late; several missed reminders of one deadline are folded into the latest one's post.
 """
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.orm import Session
 
 from bot.office_settings import OfficeSettings
@@ -41,6 +43,15 @@ LABEL = {
     "duties_owed": "still owed after the recount's completion",
 }
 DUTIES_OWED = "duties_owed"
+ADVISORY_LOCK_KEY = 0x52454D44  # "REMD": the reminder schedule, one worker at a time (storage.audit's is "RCNT")
+
+
+def take_turn(session: Session) -> None:
+    """Wait for the other workers' reminder transactions to end, and hold the schedule until this one does. Taken
+    before anything is read, so what this one reads includes what theirs wrote (READ COMMITTED reads afresh at each
+    statement). Taking it again in the same transaction is harmless."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": ADVISORY_LOCK_KEY})
 
 
 @dataclass(frozen=True)
@@ -117,6 +128,7 @@ def sync(session: Session, workspace: Workspace, now: dt.datetime) -> int:
     """Make the reminders match the live deadlines: a new deadline gets its reminders (those whose time
     passed while no worker ran are created too, and go out late), a moved one is rescheduled, a finished
     one's pending reminders are cancelled. Idempotent: run on every tick. Returns rows changed."""
+    take_turn(session)
     settings = OfficeSettings.of(workspace.settings)
     live = {(d.case_id, d.election_id, d.name): d for d in live_deadlines(session, workspace, now)}
     rows = list(session.scalars(select(Reminder).where(Reminder.workspace_id == workspace.id,
@@ -213,6 +225,7 @@ def due_query(session: Session, now: dt.datetime, limit: int = POLL_LIMIT):
 
 def queue_due(session: Session, now: dt.datetime, limit: int = POLL_LIMIT) -> int:
     """Turn due reminders into outbox posts (case thread and a DM to each person responsible)."""
+    take_turn(session)
     due = list(session.scalars(due_query(session, now, limit)))
     groups: dict[tuple, list[Reminder]] = {}
     for row in due:
@@ -246,8 +259,12 @@ def queue_due(session: Session, now: dt.datetime, limit: int = POLL_LIMIT) -> in
         latest.late = latest.fire_at < now - LATE_AFTER
         queued += 1
         chained = latest.kind in (ReminderKind.ON_THE_DAY.value, ReminderKind.OVERDUE.value)
-        if deadline.daily or (deadline.overdue and chained):
-            # The next daily reminder while the step stays undone.
+        pending = session.scalar(select(Reminder.id).where(
+            Reminder.case_id.is_(None) if latest.case_id is None else Reminder.case_id == latest.case_id,
+            Reminder.election_id == latest.election_id, Reminder.deadline_name == latest.deadline_name,
+            Reminder.status == ReminderStatus.PENDING.value).limit(1))
+        if (deadline.daily or (deadline.overdue and chained)) and pending is None:
+            # The next daily reminder while the step stays undone (unless `sync` already scheduled it).
             hour = OfficeSettings.of(workspace.settings).reminder_hour
             nxt = next_overdue(deadline.due, max(now, latest.fire_at), hour=hour)
             session.add(Reminder(workspace_id=workspace.id, case_id=latest.case_id, election_id=latest.election_id,

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 import threading
+import time
 
 import pytest
 from slack_sdk import WebClient
@@ -16,9 +17,10 @@ from bot.services.checking import check
 from bot.services.context import Services
 from bot.services.survey import import_returns
 from bot.slack_standin import SlackStandIn
+from bot.worker import reminders
 from bot.worker.loop import Worker
 from rules.returns import parse_returns
-from storage.models import OutboxMessage, RecountCase, Reminder
+from storage.models import OutboxMessage, RecountCase, Reminder, Workspace
 from tests.support.slack_app import Clock
 
 UTC = dt.timezone.utc
@@ -195,3 +197,48 @@ def test_two_workers_deliver_each_reminder_exactly_once(world, slack, backend) -
     with services.db.transaction() as s:
         claimed_by = set(s.scalars(select(OutboxMessage.claimed_by)).all())
     assert claimed_by == {"w0", "w1"}
+
+
+def test_a_worker_whose_lease_ran_out_does_not_undo_the_worker_that_took_its_post_over(world, slack) -> None:
+    services, clock, case_id, card_ts, client = world
+    with services.db.transaction() as s:
+        row_id = enqueue(s, method="chat.postMessage", payload={"channel": CHANNEL, "text": "once"},
+                         now=clock.now).id
+    slow = OutboxDelivery(services.db, client, clock=clock, worker_id="slow")
+    [(claimed, _)] = slow.claim()
+    slack.fail_next("chat.postMessage", status=429)
+    refused = slow.attempt(claimed, look_first=False)  # Slack's 429 came back only after the lease ran out
+    clock.advance(minutes=2)
+    taker = OutboxDelivery(services.db, client, clock=clock, worker_id="taker")
+    assert taker.run_once().sent == 1
+    assert slow.finish(claimed, refused) == "retry"  # what it came to, for its caller; not written to the row
+    clock.advance(minutes=10)
+    assert taker.run_once().sent == 0
+    assert [c.args["text"] for c in slack.calls_to("chat.postMessage") if c.status == 200] == ["once"]
+    with services.db.transaction() as s:
+        row = s.get(OutboxMessage, row_id)
+        assert (row.status, row.claimed_by) == ("sent", "taker")
+
+
+def test_two_workers_scheduling_at_once_add_each_reminder_once(world, backend) -> None:
+    services, clock, case_id, card_ts, client = world
+    if backend == "sqlite":
+        pytest.skip("SQLite's single writer takes the turns itself")
+    first_read = threading.Event()
+
+    def schedule(hold: float) -> None:
+        with services.db.transaction() as s:
+            workspace = s.scalars(select(Workspace)).one()
+            reminders.sync(s, workspace, clock.now)
+            first_read.set()
+            time.sleep(hold)  # still uncommitted while the other worker schedules
+
+    slow = threading.Thread(target=schedule, args=(1.0,))
+    slow.start()
+    first_read.wait(10)
+    schedule(0)
+    slow.join()
+    with services.db.transaction() as s:
+        rows = s.execute(select(Reminder.deadline_name, Reminder.kind, Reminder.days)
+                         .where(Reminder.status == "pending")).all()
+    assert rows and len(rows) == len(set(rows)), sorted(rows)
