@@ -2,13 +2,12 @@
 
 A link carries an unguessable token (`secrets.token_urlsafe(32)`) of which only the SHA-256 is stored, as for
 certificate links (bot.services.certificates): the token is shown once, only to the person who made the link,
-and never logged whole (`short`) nor written to the audit log (entries name the link by its id). It works until
+and never logged whole (`bot.services.certificates.short`) nor written to the audit log (entries name the link by its id). It works until
 it expires (LINK_LIFETIME after it was made) or is revoked. What its page shows is bot.services.observers.
 """
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 
 from sqlalchemy import select
@@ -27,12 +26,6 @@ LINK_LIFETIME = dt.timedelta(days=30)
 # A second click of "Share observers' link" by the same person within this time is the same click: no new link.
 SHARE_GRACE = dt.timedelta(minutes=1)
 CITATION = cite("(1)")
-
-
-def short(token: str) -> str:
-    """What a log line may show of a token (as bot.services.certificates.short)."""
-    prefix = token[:4]
-    return (prefix if re.fullmatch(r"[A-Za-z0-9_-]*", prefix) else "????") + "…"
 
 
 def observer_link(token: str, base: str | None = None) -> str:

@@ -28,9 +28,9 @@ from sqlalchemy.orm import Session
 
 from bot.documents.certificate import CertificateFacts
 from bot.services.cases import CaseView, _load, _view
-from bot.services.certificates import facts_of
+from bot.services.certificates import facts_of, short  # noqa: F401 (short: what the server may log of a token)
 from bot.services.context import Services
-from bot.services.observer_links import CITATION, short  # noqa: F401 (short: what the server may log)
+from bot.services.observer_links import CITATION
 from bot.services.tally import original_contest, tally_state
 from rules.serialize import to_jsonable
 from rules.statute import cite
