@@ -70,9 +70,12 @@ def dumps(checkpoint: dict) -> str:
     return json.dumps(checkpoint, indent=2, ensure_ascii=False) + "\n"
 
 
+MAX_CHECKPOINT_BYTES = 64 * 1024  # a checkpoint is a few hundred bytes
+
+
 def load(data: bytes, *, key: bytes) -> Checkpoint:
     """The checkpoint in `data`, its signature checked with `key`. CheckpointError says what is wrong."""
-    if len(data) > 64 * 1024:
+    if len(data) > MAX_CHECKPOINT_BYTES:
         raise CheckpointError("is not an audit checkpoint (a checkpoint is a few hundred bytes)")
     try:
         fields = json.loads(data.decode("utf-8"))

@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bot.commands.common import open_database, unreachable
+from bot.commands.common import open_database, read_input_file, unreachable
 from bot.commands.errors import CommandFailed, UsageError
 
 KEY_FILE_VARIABLE, KEY_VARIABLE = "RECOUNT_AUDIT_KEY_FILE", "RECOUNT_AUDIT_KEY"
@@ -51,14 +51,7 @@ def _key_argument(parser: argparse.ArgumentParser) -> None:
 
 # ----------------------------------------------------------------------------- the key
 def _read_key_file(path: Path, source: str) -> bytes:
-    try:
-        return path.read_bytes().strip()
-    except FileNotFoundError:
-        raise UsageError(f"{source} {path}: no such file; {MAKE_A_KEY}") from None
-    except IsADirectoryError:
-        raise UsageError(f"{source} {path}: is a directory, not a key file") from None
-    except OSError as exc:
-        raise UsageError(f"{source} {path}: cannot read ({exc.strerror})") from None
+    return read_input_file(path, named=f"{source} {path}", kind="a key file", missing_hint=f"; {MAKE_A_KEY}").strip()
 
 
 def audit_key(args: argparse.Namespace) -> bytes:
@@ -84,16 +77,9 @@ def audit_key(args: argparse.Namespace) -> bytes:
 
 
 def _checkpoint_file(path: Path, key: bytes):
-    from storage.checkpoint import CheckpointError, load
+    from storage.checkpoint import MAX_CHECKPOINT_BYTES, CheckpointError, load
 
-    try:
-        data = path.read_bytes() if path.stat().st_size <= 64 * 1024 else b"x" * (64 * 1024 + 1)
-    except FileNotFoundError:
-        raise UsageError(f"--against {path}: no such file") from None
-    except IsADirectoryError:
-        raise UsageError(f"--against {path}: is a directory, not a checkpoint") from None
-    except OSError as exc:
-        raise UsageError(f"--against {path}: cannot read ({exc.strerror})") from None
+    data = read_input_file(path, named=f"--against {path}", kind="a checkpoint", limit=MAX_CHECKPOINT_BYTES)
     try:
         return load(data, key=key)
     except CheckpointError as exc:

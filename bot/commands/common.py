@@ -43,15 +43,26 @@ def parse_seats(values: list[str]) -> dict[str, int]:
     return seats
 
 
-def _file_bytes(path: Path) -> bytes:
+def read_input_file(path: Path, *, named: str, kind: str, missing_hint: str = "", limit: int | None = None) -> bytes:
+    """The bytes of a file a person named on the command line, or a UsageError that says `named` (how the line
+    names it: the path, or the option and the path) and what was wrong. `kind`: what a directory is not ("a
+    returns file"). `limit`: read at most that many bytes and one more, so a file too large is known as such
+    without holding it whole."""
     try:
-        return path.read_bytes()
+        if limit is None:
+            return path.read_bytes()
+        with path.open("rb") as handle:
+            return handle.read(limit + 1)
     except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
+        raise UsageError(f"{named}: no such file{missing_hint}") from None
     except IsADirectoryError:
-        raise UsageError(f"{path}: is a directory, not a returns file") from None
+        raise UsageError(f"{named}: is a directory, not {kind}") from None
     except OSError as exc:
-        raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
+        raise UsageError(f"{named}: cannot read ({exc.strerror})") from None
+
+
+def _file_bytes(path: Path) -> bytes:
+    return read_input_file(path, named=str(path), kind="a returns file")
 
 
 def _reading_options(args: argparse.Namespace) -> dict:
