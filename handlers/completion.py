@@ -267,24 +267,21 @@ def submit_results_notice(ix: Interaction) -> None:
     ix.channel_id = case.channel_id or ix.channel_id
     view = case.completion
     lot = view.lot
-    if newly and lot is not None and lot.amended_notice_at is not None and lot.drawn_at > view.results_notice_at:
-        refresh_card(ix.services, case)
-        body = (view.completion or {}).get("notice_of_results_to") or case.governing_body
-        post_in_thread(ix.services, case,
-                       f":white_check_mark: Amended notice of the results (with the lot) to {esc(body)} recorded by "
-                       f"{mention(ix.user_id)}: given by {esc(lot.amended_notice_by or '')} by "
-                       f"{esc(lot.amended_notice_method or '')}, {denver(lot.amended_notice_at)} ({cite('(6)')}).")
-        return
+    amended = (newly and lot is not None and lot.amended_notice_at is not None
+               and lot.drawn_at > view.results_notice_at)
     if not newly:
         ix.tell(f"The notice of the results had already been recorded (given by {esc(view.results_notice_by or '')}, "
                 f"{denver(view.results_notice_at)}); nothing was changed.")
         return
     refresh_card(ix.services, case)
     body = (view.completion or {}).get("notice_of_results_to") or case.governing_body
+    what, by, method, at = (
+        ("Amended notice of the results (with the lot)", lot.amended_notice_by, lot.amended_notice_method,
+         lot.amended_notice_at) if amended else
+        ("Notice of the results", view.results_notice_by, view.results_notice_method, view.results_notice_at))
     post_in_thread(ix.services, case,
-                   f":white_check_mark: Notice of the results to {esc(body)} recorded by {mention(ix.user_id)}: given "
-                   f"by {esc(view.results_notice_by or '')} by {esc(view.results_notice_method or '')}, "
-                   f"{denver(view.results_notice_at)} ({cite('(6)')}).")
+                   f":white_check_mark: {what} to {esc(body)} recorded by {mention(ix.user_id)}: given by "
+                   f"{esc(by or '')} by {esc(method or '')}, {denver(at)} ({cite('(6)')}).")
 
 
 # ------------------------------------------------------------------ (2)(c): the balance due
