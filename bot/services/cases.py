@@ -143,6 +143,7 @@ def _view(session: Session, case: RecountCase) -> CaseView:
     deadlines = session.scalars(select(CaseDeadline).where(CaseDeadline.case_id == case.id)
                                 .order_by(CaseDeadline.due_date, CaseDeadline.id))
     money = request = checklist = None
+    completion = completion_view_of(session, case)  # the card's, and what its duties are read from
     if case.kind == CaseKind.REQUESTED.value:
         money = money_view(session, case)
         checklist = money.checklist
@@ -163,9 +164,9 @@ def _view(session: Session, case: RecountCase) -> CaseView:
         notices=tuple(_notice_view(n) for n in case.notices),
         checklist=checklist, money=money, request=request,
         counting_started_at=case.counting_started_at, counting_started_by=case.counting_started_by,
-        completion=completion_view_of(session, case),
+        completion=completion,
         conduct=conduct_view(session, case),
-        duties=duties_of_case(session, case), conflicts=case_conflicts(session, case),
+        duties=duties_of_case(session, case, completion), conflicts=case_conflicts(session, case),
         money_returned=(case.money_returned_at, case.money_returned_by or "", case.money_returned_method or "",
                         case.money_returned_reference or "") if case.money_returned_at else None,
         observers=tuple(link for link in links_of(session, case.id) if link.revoked_at is None),

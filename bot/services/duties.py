@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from bot.services.case_money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT
-from bot.services.completion import completion_view_of
+from bot.services.completion import CompletionView, completion_view_of
 from bot.services.context import Services
 from bot.services.errors import UserError
 from bot.services.tally import case_for_update
@@ -26,9 +26,10 @@ from storage.models import CaseKind, RecountCase, RecountRequestRow
 RETURN_METHODS = PAYMENT_METHODS
 
 
-def facts_of(session: Session, case: RecountCase) -> CaseFacts:
+def facts_of(session: Session, case: RecountCase, view: CompletionView | None = None) -> CaseFacts:
+    """`view`: the case's completion view, when the caller has it already (a card builds it anyway)."""
     government = case.contest.election.local_government
-    view = completion_view_of(session, case)
+    view = view if view is not None else completion_view_of(session, case)
     settlement = view.settlement or {}
     request = session.scalar(select(RecountRequestRow).where(RecountRequestRow.case_id == case.id))
     completion = view.completion or {}
@@ -50,8 +51,8 @@ def facts_of(session: Session, case: RecountCase) -> CaseFacts:
         amended_notice_owed=view.amended_notice_owed)
 
 
-def duties_of_case(session: Session, case: RecountCase) -> tuple[Duty, ...]:
-    return duties_of(facts_of(session, case))
+def duties_of_case(session: Session, case: RecountCase, view: CompletionView | None = None) -> tuple[Duty, ...]:
+    return duties_of(facts_of(session, case, view))
 
 
 def subject_of(case: RecountCase) -> str:
