@@ -6,7 +6,6 @@ never waits for them.
 """
 from __future__ import annotations
 
-import datetime as dt
 import functools
 import logging
 from typing import Callable
@@ -17,6 +16,7 @@ from sqlalchemy import select
 from bot.outbox import enqueue, wake_on_commit
 from bot.posting import Unconfirmed, post_once
 from bot.services import cases
+from bot.services.card_claims import claimed_at
 from bot.services.cases import CaseView
 from bot.services.context import Services
 from bot.slack_text import fallback
@@ -35,11 +35,6 @@ class CardUnconfirmed(Unconfirmed):
         self.case_id = case_id
 
 
-def _claimed_at(claim: str) -> dt.datetime:
-    """When a card claim ("posting:<epoch seconds>") was taken: the earliest its post can be in Slack."""
-    return dt.datetime.fromtimestamp(float(claim[len(cases.CLAIM):]), tz=dt.timezone.utc)
-
-
 def post_case_card(client: WebClient, services: Services, case_id: int, *, channel_id: str,
                    actor: str) -> CaseView | None:
     """Post the case's card once. Returns None when it was already posted (or another check is posting
@@ -54,7 +49,7 @@ def post_case_card(client: WebClient, services: Services, case_id: int, *, chann
         response = post_once(client, {"channel": channel_id, "text": fallback(case_text(case)),
                                       "blocks": case_card(case), "unfurl_links": False},
                              metadata={"event_type": CARD_METADATA, "event_payload": {"case_id": case_id}},
-                             since=_claimed_at(claim) if taken_over else services.now(), look_first=taken_over)
+                             since=claimed_at(claim) if taken_over else services.now(), look_first=taken_over)
     except Unconfirmed:
         # Slack may have the card: the claim stays, so no check posts a second one; one after CLAIM_STALE finds
         # it (or posts it) and records where it is.

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from bot.services.card_claims import CLAIM, CLAIM_STALE, claimed_at
 from bot.services.case_money import MoneyView, money_view
 from bot.services.completion import CompletionView, completion_view_of
 from bot.services.conduct import ConductView, conduct_view
@@ -178,8 +179,6 @@ def case_view(services: Services, case_id: int, *, workspace_id: int | None = No
         return _view(session, _load(session, case_id, workspace_id))
 
 
-CLAIM = "posting:"
-CLAIM_STALE = dt.timedelta(minutes=2)
 
 
 def claim_card(services: Services, case_id: int) -> bool:
@@ -188,8 +187,8 @@ def claim_card(services: Services, case_id: int) -> bool:
     now = services.now()
     with services.db.transaction() as session:
         card_ts = session.scalar(select(RecountCase.card_ts).where(RecountCase.id == case_id))
-        stale = (card_ts is not None and card_ts.startswith(CLAIM)
-                 and now.timestamp() - float(card_ts[len(CLAIM):]) > CLAIM_STALE.total_seconds())
+        claimed = claimed_at(card_ts)
+        stale = claimed is not None and now - claimed > CLAIM_STALE
         if card_ts is not None and not stale:
             return False
         won = session.execute(

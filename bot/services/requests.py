@@ -15,6 +15,7 @@ from sqlalchemy.orm import object_session
 
 from bot.office_settings import OfficeSettings
 from bot.services.access import ensure_workspace
+from bot.services.card_claims import CLAIM as CARD_CLAIM, CLAIM_STALE as CARD_CLAIM_STALE, claimed_at
 from bot.services.conflicts import request_conflicts
 from bot.services.context import Services
 from bot.services.errors import NotFound
@@ -131,18 +132,13 @@ def request_view(services: Services, request_id: int, *, workspace_id: int) -> R
             raise NotFound("That recount request does not exist in this office.")
         return as_view(row)
 
-CARD_CLAIM = "posting:"
-CARD_CLAIM_STALE = dt.timedelta(minutes=2)
 
 
 def card_claim(services: Services, request_id: int) -> dt.datetime | None:
     """When an unconfirmed or under-way post of the request's card was claimed (the earliest it can be in
     Slack), or None when no claim stands."""
     with services.db.transaction() as session:
-        card_ts = session.scalar(select(RecountRequestRow.card_ts).where(RecountRequestRow.id == request_id))
-    if card_ts is None or not card_ts.startswith(CARD_CLAIM):
-        return None
-    return dt.datetime.fromtimestamp(float(card_ts[len(CARD_CLAIM):]), tz=dt.timezone.utc)
+        return claimed_at(session.scalar(select(RecountRequestRow.card_ts).where(RecountRequestRow.id == request_id)))
 
 
 def claim_request_card(services: Services, request_id: int) -> bool:
@@ -152,8 +148,8 @@ def claim_request_card(services: Services, request_id: int) -> bool:
     now = services.now()
     with services.db.transaction() as session:
         card_ts = session.scalar(select(RecountRequestRow.card_ts).where(RecountRequestRow.id == request_id))
-        stale = (card_ts is not None and card_ts.startswith(CARD_CLAIM)
-                 and now.timestamp() - float(card_ts[len(CARD_CLAIM):]) > CARD_CLAIM_STALE.total_seconds())
+        claimed = claimed_at(card_ts)
+        stale = claimed is not None and now - claimed > CARD_CLAIM_STALE
         if card_ts is not None and not stale:
             return False
         condition = (RecountRequestRow.card_ts.is_(None) if card_ts is None
