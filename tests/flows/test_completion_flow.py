@@ -30,6 +30,7 @@ from bot.services.tally_sheets import enter_sheet, withdraw_sheet
 from handlers.cards import post_case_card
 from rules.cost import CostItem, CostItemKind
 from storage.models import AuditEntry, Certificate, Contest, LedgerRow, Notice, RecountCase, SurveyVersion
+from tests.support.notices import give_all_notices
 from tests.flows.conftest import load_example
 from tests.support.slack_app import CHANNEL, OFFICIAL, STAFF, TEAM, VIEWER, text_of
 
@@ -68,11 +69,7 @@ def counting_case(harness, *, paid: str = "400.00", cost: str = "400.00") -> tup
                                               approve=True, note="Timely; a candidate.",
                                               settings=OfficeSettings()).case_id
     post_case_card(harness.app.client, services, case_id, channel_id=CHANNEL, actor=OFFICIAL)
-    with services.db.transaction() as s:
-        notice_ids = s.scalars(select(Notice.id).where(Notice.case_id == case_id)).all()
-    for notice_id in notice_ids:
-        cases.record_notice(services, workspace_id=workspace_id, notice_id=notice_id, given_by="Dana Clerk",
-                            method="email", given_at=services.now(), details=None, actor=STAFF)
+    give_all_notices(services, workspace_id=workspace_id, case_id=case_id, actor=STAFF)
     case_money.record_cost(services, workspace_id=workspace_id, case_id=case_id, actor=STAFF,
                            items=[CostItem(CostItemKind.OTHER, "recount", rate=Decimal(cost))])
     case_money.record_cost_notice(services, workspace_id=workspace_id, case_id=case_id, actor=STAFF,
@@ -481,10 +478,8 @@ def automatic_card(harness, contest: str, *, give_notices: bool = True) -> tuple
     workspace_id = access.resolve_member(services, TEAM, OFFICIAL).workspace_id
     with services.db.transaction() as s:
         case_id = s.scalar(select(RecountCase.id).join(Contest).where(Contest.name == contest))
-        notice_ids = s.scalars(select(Notice.id).where(Notice.case_id == case_id)).all()
-    for notice_id in notice_ids if give_notices else ():
-        cases.record_notice(services, workspace_id=workspace_id, notice_id=notice_id, given_by="Dana Clerk",
-                            method="email", given_at=services.now(), details=None, actor=OFFICIAL)
+    if give_notices:
+        give_all_notices(services, workspace_id=workspace_id, case_id=case_id, actor=OFFICIAL)
     assert start_counting(services, workspace_id=workspace_id, case_id=case_id, actor=OFFICIAL)
     set_up_count(services, workspace_id=workspace_id, case_id=case_id, method="paper", units=None,
                  double_entry=False, actor=OFFICIAL)

@@ -20,6 +20,7 @@ from bot.services.tally_sheets import enter_sheet
 from rules.cost import CostItem, CostItemKind
 from rules.returns import parse_returns
 from storage.models import Contest, LedgerRow, Notice, SurveyVersion
+from tests.support.notices import give_all_notices
 
 TEAM, DEO = "T0CLOSE", "U0OFFICIAL"
 CSV = b"""contest,choice,votes,kind,unit
@@ -46,11 +47,7 @@ def services(db):
 
 
 def _give_all_notices(services, case_id):
-    with services.db.transaction() as s:
-        ids = s.scalars(select(Notice.id).where(Notice.case_id == case_id)).all()
-    for notice_id in ids:
-        cases.record_notice(services, workspace_id=services.workspace_id, notice_id=notice_id, given_by="Dana",
-                            method="email", given_at=services.now(), details=None, actor=DEO)
+    give_all_notices(services, workspace_id=services.workspace_id, case_id=case_id, actor=DEO, given_by="Dana")
 
 
 def _requested_case(services, paid: str, cost: str = "400.00") -> int:

@@ -18,6 +18,7 @@ from rules.cost import CostItem, CostItemKind
 from rules.returns import parse_returns
 from storage.db import Database
 from storage.models import Contest, Notice
+from tests.support.notices import give_all_notices
 
 TEAM, DEO = "T0ANCHOR1", "U0OFFICIAL"
 CSV = b"""contest,choice,votes,kind,unit
@@ -48,11 +49,7 @@ def recount_in_progress(db: Database) -> tuple[Services, int, int]:
     case_id = request_decision.decide_request(services, team_id=TEAM, request_id=view.id, actor=DEO, approve=True,
                                               note="timely", settings=OfficeSettings(),
                                               own_entry_reason="the office's only official").case_id
-    with db.transaction() as s:
-        notices = s.scalars(select(Notice.id).where(Notice.case_id == case_id)).all()
-    for notice_id in notices:
-        cases.record_notice(services, workspace_id=workspace_id, notice_id=notice_id, given_by="Dana",
-                            method="email", given_at=services.now(), details=None, actor=DEO)
+    give_all_notices(services, workspace_id=workspace_id, case_id=case_id, actor=DEO, given_by="Dana")
     case_money.record_cost(services, workspace_id=workspace_id, case_id=case_id, actor=DEO,
                            items=[CostItem(CostItemKind.OTHER, "recount", rate=Decimal("400.00"))])
     case_money.record_cost_notice(services, workspace_id=workspace_id, case_id=case_id, actor=DEO,
