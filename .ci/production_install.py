@@ -89,7 +89,7 @@ def _wait_for_health(url: str, process: subprocess.Popen, timeout: float = 90) -
 
 def _set_approvals_channel(venv: Path, work: Path, env: dict[str, str], team: str) -> None:
     """What the official does once in Slack (the office's settings): done here through the installed code."""
-    code = ("from bot.services import access; from bot.services.context import Services; "
+    code = ("from services.office import access; from services.services import Services; "
             "from storage.db import Database; from storage.models import Role; import os; "
             "services = Services(Database(os.environ['DATABASE_URL'])); "
             f"access.update_settings(services, team_id={team!r}, actor={OFFICIAL!r}, actor_role=Role.OFFICIAL, "
@@ -159,8 +159,8 @@ def _postgres_database(url: str):
 
 def main() -> int:
     _in_development_environment()
-    from bot.slack_scopes import BOT_SCOPES
-    from bot.slack_standin import SlackStandIn
+    from bot.slack.scopes import BOT_SCOPES
+    from sandbox.slack_standin import SlackStandIn
 
     with tempfile.TemporaryDirectory(prefix="recount-install-") as tmp:
         work = Path(tmp)

@@ -44,7 +44,7 @@ def _env(database_url: str, api: str, port: int) -> dict[str, str]:
 
 
 def _post(base: str, slack, channel: str) -> int:
-    from bot.offline import payloads
+    from sandbox import payloads
 
     fields = payloads.slash_command(
         command="/recount", text="check", team_id=TEAM, team_domain="bench", channel_id=channel,
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1, help="accepted for `python -m benchmarks --repeat`; unused")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    from bot.slack_standin import SlackStandIn
+    from sandbox.slack_standin import SlackStandIn
 
     with tempfile.TemporaryDirectory(prefix="recount-kill-") as tmp, SlackStandIn(
             tokens={TOKEN}, users=[{"id": CLERK, "name": "clerk", "is_admin": True}]) as slack:

@@ -6,20 +6,20 @@
 
 Three processes, as in production Slack and the bot are apart (the first two are in `ack_processes.py`):
 
-- the app process (`--child app`) serves two apps, each a `bot.server.WebApp` behind its own
-  `bot.server.RunningServer` (waitress, --http-threads threads, default 16 like `serve_forever`) on loopback:
+- the app process (`--child app`) serves two apps, each a `bot.web.server.WebApp` behind its own
+  `bot.web.server.RunningServer` (waitress, --http-threads threads, default 16 like `serve_forever`) on loopback:
   - ours: `bot.app_factory.build_app(...)`, the real app with every declared listener, on a SQLite database in
     a temporary directory migrated with `storage.migrate.upgrade` and seeded with examples/survey-of-returns.csv
-    through `bot.services.survey.import_returns`; its Web API client points at the Slack stand-in, so the work
+    through `services.returns.versions.import_returns`; its Web API client points at the Slack stand-in, so the work
     after the ack (the check, the verdict message, the case cards) really happens, as `recount-bot serve` runs
-    it: in a child process (`bot.deferred_process.DeferredWorkProcess`, on the harness's fixed day), or with
+    it: in a child process (`bot.deferred.process.DeferredWorkProcess`, on the harness's fixed day), or with
     `--deferred-work thread` on Bolt's lazy listener executor in the app process, as before that existed;
   - bare: a `slack_bolt.App` built like ours (same signing secret, same `web_client`, token verification,
     `process_before_response=False`, a listener executor of the same size) whose `/recount` listener only
     calls `ack()`.
   The bare app's listener executor is wrapped to count tasks in flight and time each task's wait for a
   worker; for ours the deferred-work process reports each job's wait for a thread and its run.
-- the Slack process (`--child slack`) runs `bot.slack_standin.SlackStandIn`, which hands out a fresh
+- the Slack process (`--child slack`) runs `sandbox.slack_standin.SlackStandIn`, which hands out a fresh
   trigger_id and response_url for every request and answers the bot's Web API calls.
 - this process is the load generator: --concurrency client threads (default 20), each with one persistent
   `http.client.HTTPConnection` per app, send slash-command POSTs form-encoded and signed as Slack does
@@ -328,7 +328,7 @@ def _run_result(args, rounds: list[dict], warm_bad: list[int], slack_stats: dict
 # ============================================================================ report
 
 def _table(results: dict) -> str:
-    from bot.deferred_process import DeferredConfig
+    from bot.deferred.process import DeferredConfig
 
     header = ("run", "app", "p50 ms", "p90 ms", "p99 ms", "max ms", "req/s", "executor wait p50/p99 ms",
               "listener run p50 ms", "drain s")
@@ -380,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1, help="independent runs, fresh processes each "
                                                               "(default %(default)s)")
     parser.add_argument("--http-threads", type=int, default=16, help="waitress threads per app (default "
-                                                                     "%(default)s, as bot.server.serve_forever)")
+                                                                     "%(default)s, as bot.web.server.serve_forever)")
     parser.add_argument("--listener-threads", type=int, default=16, help="listener executor threads per app "
                                                                          "(default %(default)s, as build_app)")
     parser.add_argument("--deferred-work", choices=("process", "thread"), default="process",

@@ -1,9 +1,9 @@
 """The two processes the ack benchmark (`ack_latency.py`) talks to, each a child it starts and drives with one
 command per line on stdin and one JSON line back on stdout:
 
-- the Slack process: a `bot.slack_standin.SlackStandIn`, handing out trigger ids and response URLs and
+- the Slack process: a `sandbox.slack_standin.SlackStandIn`, handing out trigger ids and response URLs and
   answering the bot's Web API calls;
-- the app process: ours (the real app; its work after the ack in a `bot.deferred_process.DeferredWorkProcess`
+- the app process: ours (the real app; its work after the ack in a `bot.deferred.process.DeferredWorkProcess`
   as `recount-bot serve` runs it, or on Bolt's lazy listener executor with `--deferred-work thread`) and the
   bare Bolt app, each behind its own waitress server, with what the report needs: server-side time, each
   listener task's (or deferred job's) wait and run, tasks in flight, and warnings logged.
@@ -43,7 +43,7 @@ def _serve_commands(handlers: dict[str, Any]) -> None:
 # ============================================================================ the Slack process
 
 def slack_child() -> int:
-    from bot.slack_standin import SlackStandIn
+    from sandbox.slack_standin import SlackStandIn
 
     standin = SlackStandIn(users=USERS, channels=[{"id": CHANNEL, "name": "elections"}]).start()
 
@@ -212,11 +212,11 @@ def app_child(api_base_url: str, http_threads: int, listener_threads: int, defer
 
     problems = ProblemCounter()
     from bot.app_factory import build_app
-    from bot.deferred_process import DeferredConfig, DeferredWorkProcess
-    from bot.server import EVENTS_PATH, RunningServer, WebApp
-    from bot.services.context import Services
-    from bot.services.survey import import_returns
+    from bot.deferred.process import DeferredConfig, DeferredWorkProcess
+    from bot.web.server import EVENTS_PATH, RunningServer, WebApp
     from rules.returns import parse_returns
+    from services.returns.versions import import_returns
+    from services.services import Services
     from storage.db import Database
     from storage.migrate import upgrade
 
@@ -232,7 +232,7 @@ def app_child(api_base_url: str, http_threads: int, listener_threads: int, defer
                    governing_body="Board of Directors", source_name=EXAMPLE.name, source_bytes=data, actor="bench")
 
     # As `recount-bot serve` runs it (--deferred-work process, its default): the work after the ack in a child
-    # process (bot/deferred_process.py), on the same fixed day. `thread`: on Bolt's lazy listener executor, as
+    # process (bot/deferred/process.py), on the same fixed day. `thread`: on Bolt's lazy listener executor, as
     # before that process existed and as `serve --deferred-work thread` still can.
     deferred = None
     if deferred_work == "process":
@@ -253,7 +253,7 @@ def app_child(api_base_url: str, http_threads: int, listener_threads: int, defer
     else:
         executors["ours"] = CountingExecutor(apps["ours"].listener_runner.listener_executor)
     timings = {name: ServerTiming(WebApp(app, db)) for name, app in apps.items()}
-    from bot.server import settle_process
+    from bot.web.server import settle_process
 
     settle_process()  # as `recount-bot serve` does before it serves (one process, so both apps get it)
     servers = {name: RunningServer(timings[name], threads=http_threads).start() for name in apps}

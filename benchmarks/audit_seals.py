@@ -1,7 +1,7 @@
 """`audit-seals`: what sealing business rows into the audit chain costs (storage/seals.py).
 
 Imports a survey of returns of `--units` precincts x 2 choices into a fresh SQLite database through the real
-use case (bot.services.survey.import_returns), once with the seal hooks and once without them (removed from
+use case (services.returns.versions.import_returns), once with the seal hooks and once without them (removed from
 SQLAlchemy's Session events for the run), best of `--repeat`; then `audit.verify` on the sealed database,
 which recomputes every row. The sealed database must verify intact, or the benchmark fails.
 
@@ -29,8 +29,8 @@ def _run(returns, folder: Path, sealed: bool) -> tuple[float, float, str, bool]:
     from sqlalchemy import event
     from sqlalchemy.orm import Session
 
-    from bot.services.context import Services
-    from bot.services.survey import import_returns
+    from services.returns.versions import import_returns
+    from services.services import Services
     from storage import audit, seals
     from storage.db import Database
     from storage.migrate import upgrade

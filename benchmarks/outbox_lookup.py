@@ -3,7 +3,7 @@
 Against the Slack stand-in over loopback HTTP (bot/slack_standin), for a thread of N older replies (posted an
 hour before the first attempt) with the bot's post as the newest reply, and for a channel where M messages
 were posted after the bot's post: the Web API calls, messages read and milliseconds of
-`bot.worker.lookup.find_post`, best of --repeat. Baseline, in the same run: the lookup before issue 14 (one
+`handlers.slack_io.lookup.find_post`, best of --repeat. Baseline, in the same run: the lookup before issue 14 (one
 read of 200 messages, no time bound: oldest first in a thread, newest first in a channel) and whether it
 finds the post at all.
 """
@@ -17,8 +17,8 @@ from pathlib import Path
 
 from slack_sdk import WebClient
 
-from bot.slack_standin import SlackStandIn
-from bot.worker.lookup import LookupInconclusive, find_post, metadata_matches
+from handlers.slack_io.lookup import LookupInconclusive, find_post, metadata_matches
+from sandbox.slack_standin import SlackStandIn
 
 OUT = Path(__file__).resolve().parent / "out" / "outbox_lookup.json"
 CHANNEL = "C0ELECTION"

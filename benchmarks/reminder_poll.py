@@ -31,7 +31,14 @@ NOW = dt.datetime(2026, 11, 24, 16, 0, tzinfo=dt.timezone.utc)
 
 def _seed(db, pending: int, due: int) -> None:
     from storage.models import (
-        Choice, Contest, Election, LocalGovernment, RecountCase, Reminder, SurveyVersion, Workspace,
+        Choice,
+        Contest,
+        Election,
+        LocalGovernment,
+        RecountCase,
+        Reminder,
+        SurveyVersion,
+        Workspace,
     )
 
     with db.transaction() as s:

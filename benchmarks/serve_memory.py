@@ -94,7 +94,7 @@ def _post_unsigned(port: int, size: int, kind: str) -> tuple[str, int, float]:
 
 def run_once(size: int, kind: str, log_level: str) -> dict:
     sys.path.insert(0, str(ROOT))
-    from bot.slack_standin import SlackStandIn
+    from sandbox.slack_standin import SlackStandIn
 
     script = Path(sys.executable).with_name("recount-bot")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "bot.cli"]

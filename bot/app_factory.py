@@ -6,15 +6,18 @@ from concurrent.futures import ThreadPoolExecutor
 
 from slack_bolt import App
 from slack_sdk import WebClient
-from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
-from slack_sdk.http_retry.builtin_handlers import ServerErrorRetryHandler
+from slack_sdk.http_retry.builtin_handlers import (
+    ConnectionErrorRetryHandler,
+    RateLimitErrorRetryHandler,
+    ServerErrorRetryHandler,
+)
 
-from bot.oauth import InstalledAuthorize, OAuthConfig
-from bot.services.context import Services
-from bot.slack_tokens import InstalledTokens
+from bot.slack.oauth import InstalledAuthorize, OAuthConfig
 from handlers import build_registry
 from handlers.interaction import DeferredRunner, global_error_handler, register_routes
 from handlers.registry import Registry
+from handlers.slack_io.clients import InstalledTokens
+from services.services import Services
 
 log = logging.getLogger("recount_bot.app")
 
@@ -35,7 +38,7 @@ def build_app(*, services: Services, signing_secret: str, api_base_url: str, bot
 
     One office: `bot_token` speaks for every request; with `verify_token`, Bolt calls auth.test now, so a wrong
     token stops start-up instead of the first command. Many offices: `oauth` adds Slack's install flow
-    (bot/oauth.py) and each request gets the bot token its workspace's installation stored. Exactly one of
+    (bot/slack/oauth.py) and each request gets the bot token its workspace's installation stored. Exactly one of
     the two. With a `deferred_runner`, deferred work is handed to it (another process) instead of Bolt's lazy
     listeners on this process's executor.
     """

@@ -10,11 +10,11 @@ Measured as requests arrive (cheap: a lock and a few additions each):
                                                     KINDS, read from the payload's type, never from what a person
                                                     typed (a label per text would grow without end)
     recount_bot_requests_refused_total{status}      refused before the app saw them: POST /slack/events by its
-                                                    gate (bot/request_gate.py), any request by waitress's own
-                                                    size and syntax limits (bot/server.py): 400, 401, 413
+                                                    gate (bot/web/request_gate.py), any request by waitress's own
+                                                    size and syntax limits (bot/web/server.py): 400, 401, 413
 Read when scraped:
     recount_bot_deferred_jobs_pending               acknowledged work not yet reported done by the
-                                                    deferred-work process (bot/deferred_process.py)
+                                                    deferred-work process (bot/deferred/process.py)
     recount_bot_deferred_children_restarted_total   times that process died and another took over
     recount_bot_worker_seconds_since_tick           since the worker last finished a tick (in `serve`, its
                                                     in-process worker; in `recount-bot worker`, that process's)
@@ -100,7 +100,7 @@ class Metrics:
         child.inc()
 
     def watch_deferred(self, process) -> None:
-        """Report a DeferredWorkProcess's queue (bot/deferred_process.py)."""
+        """Report a DeferredWorkProcess's queue (bot/deferred/process.py)."""
         self.registry.register(DeferredCollector(process))
 
     def watch_worker(self, worker) -> None:

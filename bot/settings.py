@@ -8,11 +8,11 @@ from __future__ import annotations
 import os
 import re
 from typing import Iterable
-from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from services.public_url import check_public_base_url, public_base_url  # noqa: F401  (settings' names too)
 from storage.db import DEFAULT_DATABASE_URL, DatabaseUrlError, normalise_url
 
 SLACK_API_DEFAULT = "https://slack.com/api/"
@@ -32,7 +32,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(case_sensitive=True, extra="ignore", populate_by_name=False)
 
     # Exactly one of two modes (checked in load_settings): one office, one workspace's bot token; or many
-    # offices on one install, each workspace installing the app through Slack's OAuth flow (bot/oauth.py).
+    # offices on one install, each workspace installing the app through Slack's OAuth flow (bot/slack/oauth.py).
     slack_bot_token: SecretStr | None = Field(default=None, alias="SLACK_BOT_TOKEN")
     slack_client_id: str | None = Field(default=None, alias="SLACK_CLIENT_ID")
     slack_client_secret: SecretStr | None = Field(default=None, alias="SLACK_CLIENT_SECRET")
@@ -43,7 +43,7 @@ class Settings(BaseSettings):
     slack_api_base_url: str = Field(default=SLACK_API_DEFAULT, alias="SLACK_API_BASE_URL")
     # Where people reach `recount-bot serve` from outside (certificate links); default http://localhost:PORT.
     public_base_url: str | None = Field(default=None, alias="PUBLIC_BASE_URL")
-    # A bearer token GET /metrics requires when set; unset, /metrics answers only on this machine (bot/metrics_http.py).
+    # A bearer token GET /metrics requires when set; unset, /metrics answers only on this machine (bot/web/metrics.py).
     metrics_token: SecretStr | None = Field(default=None, alias="METRICS_TOKEN")
     # "json": every log line a JSON object (bot/commands/log_formats.py). Read by logging before the other
     # settings (log_format()); here so that a bad value is named with them.
@@ -149,38 +149,6 @@ def check_log_format(value: str) -> str:
 def log_format(environ: dict[str, str] | None = None) -> str:
     """LOG_FORMAT as logging reads it, before the other settings are loaded; ValueError when it is neither."""
     return check_log_format((os.environ if environ is None else environ).get("LOG_FORMAT", ""))
-
-
-def check_public_base_url(value: str) -> str:
-    """PUBLIC_BASE_URL as links are built from it: http(s)://host[:port][/path], without a trailing slash."""
-    cleaned = value.strip()
-    try:
-        parts = urlsplit(cleaned)
-        parts.port  # noqa: B018 - a malformed port raises here
-    except ValueError:
-        raise ValueError("must be an http:// or https:// URL like https://recount.example.org") from None
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValueError("must be an http:// or https:// URL like https://recount.example.org")
-    if parts.query or parts.fragment or parts.username or parts.password or any(c.isspace() for c in cleaned):
-        raise ValueError("must be a plain base URL (no spaces, user, query or #fragment), like "
-                         "https://recount.example.org")
-    return cleaned.rstrip("/")
-
-
-def public_base_url(environ: dict[str, str] | None = None) -> str:
-    """Where people reach this process's HTTP server, read when a link is made: PUBLIC_BASE_URL, else
-    http://localhost:PORT (PORT default 3000). `serve` refuses a malformed PUBLIC_BASE_URL at start-up, so
-    a bad value here (a process that never validated its settings) falls back to the default."""
-    source = os.environ if environ is None else environ
-    raw = source.get("PUBLIC_BASE_URL") or ""
-    if raw.strip():
-        try:
-            return check_public_base_url(raw)
-        except ValueError:
-            pass
-    port = (source.get("PORT") or "").strip()
-    port = port if port.isdigit() and 1 <= int(port) <= 65535 else "3000"
-    return f"http://localhost:{port}"
 
 
 def _describe(error: dict) -> str:

@@ -5,10 +5,29 @@ from handlers.registry import Registry
 
 
 def build_registry() -> Registry:
-    from handlers import approvals, commands, notices, requests, returns
-    from handlers import canvass, cost, cost_notice, counting, home, payments
-    from handlers import certificates, completion, lot, money_returned, observers
-    from handlers import assistants, evidence, tally_disagreement, tally_setup, tally_sheets
+    from handlers import (
+        approvals,
+        assistants,
+        canvass,
+        certificates,
+        commands,
+        completion,
+        cost,
+        cost_notice,
+        counting,
+        evidence,
+        home,
+        lot,
+        money_returned,
+        notices,
+        observers,
+        payments,
+        requests,
+        returns,
+        tally_disagreement,
+        tally_setup,
+        tally_sheets,
+    )
 
     registry = Registry()
     commands.register(registry)

@@ -7,15 +7,15 @@ import re
 
 from slack_sdk.errors import SlackApiError
 
-from bot.documents.glyphs import ensure_printable
-from bot.office_settings import DEFAULT_OFFICIAL_TITLE
-from bot.services import access, conflicts
-from bot.services.errors import UserError
-from bot.slack_text import channel_link, echo, esc, mention, outgoing
 from handlers.interaction import Interaction
+from handlers.slack_text import channel_link, echo, esc, mention, outgoing
 from handlers.subcommands import SUBCOMMANDS, split_args
 from rules.deadlines import CompletionRollover
 from rules.margin import MultiSeatRule
+from services.documents.glyphs import ensure_printable
+from services.errors import UserError
+from services.office import access, conflicts
+from services.office.office_settings import DEFAULT_OFFICIAL_TITLE
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.admin")

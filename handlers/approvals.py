@@ -2,7 +2,7 @@
 
 The buttons need staff to click, but only a designated election official or a delegated approver may
 decide, and never the requester's own Slack user: the click is checked on the server before the note
-form opens, and the decision checks it all again (bot.services.request_decision.decide_request). Exactly one
+form opens, and the decision checks it all again (services.requests.decision.decide_request). Exactly one
 decision wins; the other person is told in their form who decided first. The buttons leave the card
 only once a decision is recorded. An approval opens the requested recount's case and posts its card
 in the same channel, linked from the request's thread.
@@ -18,14 +18,6 @@ import logging
 
 from slack_sdk.errors import SlackApiError
 
-from bot.services import cases
-from bot.services import request_decision
-from bot.services import requests as request_service
-from bot.services.errors import UserError
-from bot.services.request_decision import AlreadyDecided
-from bot.services.request_deciders import OWN_REASON_FIELD
-from bot.services.requests import RequestView
-from bot.slack_text import channel_link, link, mention
 from handlers.blocks.common import esc, message_modal
 from handlers.blocks.request_modal import TITLE, decision_modal, metadata_of
 from handlers.cards import as_one_unit, post_case_card, post_in_thread
@@ -33,6 +25,14 @@ from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
 from handlers.requests import permalink, post_in_request_thread, refresh_request_card
+from handlers.slack_text import channel_link, link, mention
+from services.conduct import cases
+from services.errors import UserError
+from services.requests import decision as request_decision
+from services.requests import views as request_service
+from services.requests.deciders import OWN_REASON_FIELD
+from services.requests.decision import AlreadyDecided
+from services.requests.views import RequestView
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.approvals")

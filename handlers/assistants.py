@@ -5,22 +5,30 @@ from __future__ import annotations
 
 import re
 
-from bot.services import assistants, cases
-from bot.services.assistants import AssistantInput, AssistantsRecorded
-from bot.services.cases import CaseView
-from bot.services.errors import UserError
-from bot.slack_text import mention
 from handlers.blocks.assistant_modal import NO, YES, assistants_modal, finding_line
 from handlers.blocks.common import esc
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.conduct_common import after_modal, case_number, clicked_case, field_errors, metadata_case, open_modal
-from handlers.conduct_common import selected, text_of_block
+from handlers.conduct_common import (
+    after_modal,
+    case_number,
+    clicked_case,
+    field_errors,
+    metadata_case,
+    open_modal,
+    selected,
+    text_of_block,
+)
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_text import mention
 from handlers.subcommands import SUBCOMMANDS
 from rules.money import money
 from rules.statute import cite
+from services.conduct import assistants, cases
+from services.conduct.assistants import AssistantInput, AssistantsRecorded
+from services.conduct.cases import CaseView
+from services.errors import UserError
 from storage.models import Role
 
 USAGE = "/recount assistants [case#]"

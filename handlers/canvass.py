@@ -15,18 +15,19 @@ import logging
 
 from slack_sdk.errors import SlackApiError
 
-from bot.services import canvass, cases
-from bot.services.canvass import CanvassRecorded
-from bot.services.errors import UserError
-from bot.slack_text import echo, mention
 from handlers.blocks.canvass_modal import canvass_modal
 from handlers.blocks.common import day, esc
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_text import echo, mention
 from handlers.subcommands import SUBCOMMANDS
 from rules.statute import cite
+from services.conduct import cases
+from services.errors import UserError
+from services.returns import canvass
+from services.returns.canvass import CanvassRecorded
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.canvass")

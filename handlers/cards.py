@@ -1,6 +1,6 @@
 """Posting and refreshing a case's card; later updates go into its thread.
 
-Card edits and thread posts are queued in the outbox (bot/outbox.py) and delivered by the worker
+Card edits and thread posts are queued in the outbox (handlers/slack_io/outbox.py) and delivered by the worker
 thread, woken at once: a Slack outage or a 429 delays them but loses none, and a modal's answer
 never waits for them.
 """
@@ -13,14 +13,14 @@ from typing import Callable
 from slack_sdk import WebClient
 from sqlalchemy import select
 
-from bot.outbox import enqueue, wake_on_commit
-from bot.posting import Unconfirmed, post_once
-from bot.services import cases
-from bot.services.card_claims import claimed_at
-from bot.services.cases import CaseView
-from bot.services.context import Services
-from bot.slack_text import fallback
 from handlers.blocks.case_card import case_card, case_text
+from handlers.slack_io.outbox import enqueue, wake_on_commit
+from handlers.slack_io.posting import Unconfirmed, post_once
+from handlers.slack_text import fallback
+from services.conduct import cases
+from services.conduct.card_claims import claimed_at
+from services.conduct.cases import CaseView
+from services.services import Services
 from storage.models import Workspace
 
 log = logging.getLogger("recount_bot.cards")

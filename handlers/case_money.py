@@ -2,7 +2,7 @@
 notice of it (2)(b)(III) (`handlers.cost_notice`), record payments (2)(b)(IV), (2)(c) (`handlers.payments`).
 
 Each is a button on the card that opens a modal (in the request thread: the trigger expires in 3 seconds);
-the modal's submission is checked field by field, recorded by `bot.services.case_money`, then the modal
+the modal's submission is checked field by field, recorded by `services.conduct.money`, then the modal
 closes, the card is edited and the case's thread says what was recorded. Determining the cost also posts
 the notice of it, as a letter ready to send. This module holds what the three share.
 """
@@ -11,13 +11,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from bot.services import cases
-from bot.services.cases import CaseView
-from bot.services.errors import UserError
-from bot.slack_text import mention
 from handlers.blocks.common import denver
 from handlers.ids import Block, value_of
 from handlers.interaction import Interaction
+from handlers.slack_text import mention
+from services.conduct import cases
+from services.conduct.cases import CaseView
+from services.errors import UserError
 
 AUTOMATIC = ("This is an automatic recount: the governing body pays for it (C.R.S. 1-13.5-1306(1)); there is no "
              "cost to determine or collect from anyone.")

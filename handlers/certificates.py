@@ -1,7 +1,7 @@
 """Certificates of election (6) from the case card: record the delivery to the candidate (by whom, how, when;
 audited), and make a new link when one expired (the old link stops working).
 
-The PDF itself is served by `recount-bot serve` at the link (bot/server.py); the link is posted in the case's
+The PDF itself is served by `recount-bot serve` at the link (bot/web/server.py); the link is posted in the case's
 thread. Tokens are never written to the log.
 """
 from __future__ import annotations
@@ -9,10 +9,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from bot.services import cases, conflicts
-from bot.services import certificates as certs
-from bot.services.errors import UserError
-from bot.slack_text import mention
 from handlers.blocks.common import denver, esc
 from handlers.blocks.completion_modals import delivery_modal
 from handlers.blocks.recount_report import certificate_link_line
@@ -20,8 +16,13 @@ from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_text import mention
 from rules.conflicts import CaseStep
 from rules.statute import cite
+from services.completion import certificates as certs
+from services.conduct import cases
+from services.errors import UserError
+from services.office import conflicts
 from storage.models import Role
 
 DELIVERY_FIELDS = {"delivered_by": Block.DELIVERY_BY, "method": Block.DELIVERY_METHOD,

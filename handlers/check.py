@@ -5,14 +5,15 @@ import logging
 
 from slack_sdk.errors import SlackApiError
 
-from bot.outbox import CHANNEL_REFUSED
-from bot.posting import PostQueued, post_now, queue_in_thread_of
-from bot.services import cases, checking
-from bot.slack_text import fallback
 from handlers.blocks.verdicts import all_verdicts, one_verdict, verdict_text
 from handlers.cards import CardUnconfirmed, post_case_card
 from handlers.interaction import Interaction
+from handlers.slack_io.outbox import CHANNEL_REFUSED
+from handlers.slack_io.posting import PostQueued, post_now, queue_in_thread_of
+from handlers.slack_text import fallback
 from handlers.subcommands import SUBCOMMANDS
+from services.conduct import cases
+from services.returns import checking
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.check")

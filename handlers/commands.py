@@ -2,12 +2,20 @@
 from __future__ import annotations
 
 # Importing the subcommand modules declares them in SUBCOMMANDS.
-from handlers import admin, check, committees, help, returns  # noqa: F401
-from handlers import requests  # noqa: F401  (/recount request)
-from handlers import canvass  # noqa: F401  (/recount canvass)
-from handlers import home  # noqa: F401  (/recount deadlines)
-from handlers import record  # noqa: F401  (/recount record)
-from handlers import assistants, evidence, tally_sheets  # noqa: F401  (/recount assistants, evidence, tally)
+from handlers import (  # noqa: F401  # noqa: F401  (/recount assistants, evidence, tally)
+    admin,
+    assistants,
+    canvass,  # noqa: F401  (/recount canvass)
+    case_record,  # noqa: F401  (/recount record)
+    check,
+    committees,
+    evidence,
+    help,
+    home,  # noqa: F401  (/recount deadlines)
+    requests,  # noqa: F401  (/recount request)
+    returns,
+    tally_sheets,
+)
 from handlers.ids import Command
 from handlers.interaction import Interaction
 from handlers.registry import ANYONE, Registry

@@ -1,12 +1,12 @@
 """`/recount committee "<ballot question>" "<committee>" [for <choice>]`."""
 from __future__ import annotations
 
-from bot.services import cases, committees
-from bot.services.errors import UserError
-from bot.slack_text import esc, mention
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.interaction import Interaction
+from handlers.slack_text import esc, mention
 from handlers.subcommands import SUBCOMMANDS, split_args
+from services.conduct import cases, committees
+from services.errors import UserError
 from storage.models import Role
 
 USAGE = '`/recount committee "Ballot Issue 6A" "Citizens for 6A" for Yes`'

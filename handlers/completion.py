@@ -17,18 +17,15 @@ import time
 
 from slack_sdk.errors import SlackApiError
 
-from bot import outbox
-from bot.services import cases, completion, conflicts
-from bot.services import certificates as certs
-from bot.services.cases import CaseView
-from bot.services.certificates import certificate_link
-from bot.services.completion import CertificateLine, CompletionResult, Readiness
-from bot.services.errors import UserError
-from bot.slack_text import mention
 from handlers.blocks.common import denver, esc
 from handlers.blocks.completion_modals import balance_modal, complete_modal, results_notice_modal
 from handlers.blocks.recount_report import (
-    certificates_text, report_blocks, report_text, results_notice_blocks, results_notice_letter, results_notice_text,
+    certificates_text,
+    report_blocks,
+    report_text,
+    results_notice_blocks,
+    results_notice_letter,
+    results_notice_text,
 )
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.case_money import date_of_block
@@ -36,9 +33,19 @@ from handlers.cost import letter_signer
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_io import outbox
+from handlers.slack_text import mention
 from rules.conflicts import CaseStep
 from rules.money import format_money, money
 from rules.statute import cite
+from services.completion import certificates as certs
+from services.completion import complete as completion
+from services.completion.certificates import certificate_link
+from services.completion.complete import CertificateLine, CompletionResult, Readiness
+from services.conduct import cases
+from services.conduct.cases import CaseView
+from services.errors import UserError
+from services.office import conflicts
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.completion")

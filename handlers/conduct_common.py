@@ -7,14 +7,14 @@ import re
 
 from slack_sdk.errors import SlackApiError
 
-from bot.outbox import enqueue, wake_on_commit
-from bot.services.cases import CaseView
-from bot.services.errors import UserError
-from bot.services.tally_forms import TallySummary
-from bot.slack_text import echo
 from handlers.blocks.tally_modal import metadata_of
 from handlers.ids import Block, value_of
 from handlers.interaction import Interaction
+from handlers.slack_io.outbox import enqueue, wake_on_commit
+from handlers.slack_text import echo
+from services.conduct.cases import CaseView
+from services.conduct.tally_forms import TallySummary
+from services.errors import UserError
 
 EXPIRED = {"expired_trigger_id", "exchanged_trigger_id", "invalid_trigger_id"}
 

@@ -7,11 +7,6 @@ from decimal import Decimal, InvalidOperation
 
 from slack_sdk.errors import SlackApiError
 
-from bot.services import case_money, cases
-from bot.services.case_money import CostRefused
-from bot.services.cases import CaseView
-from bot.services.errors import UserError
-from bot.slack_text import mention
 from handlers.blocks.common import esc
 from handlers.blocks.cost_modal import ASSISTANTS, BOARD, GB_DESCRIPTION, PerDayGroup, cost_modal
 from handlers.blocks.cost_notice import cost_notice_letter, letter_blocks, letter_text
@@ -20,9 +15,15 @@ from handlers.case_money import after_modal, clicked_case, submitted, text_of_bl
 from handlers.ids import Action, Block, View
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_text import mention
 from rules.cost import CostItem, CostItemKind
 from rules.money import format_money, money
 from rules.statute import cite
+from services.conduct import cases
+from services.conduct import money as case_money
+from services.conduct.cases import CaseView
+from services.conduct.money import CostRefused
+from services.errors import UserError
 from storage.models import Role
 
 

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.services import case_money, cases
-from bot.services.errors import UserError
-from bot.slack_text import mention
 from handlers.blocks.common import denver, esc
 from handlers.blocks.cost_notice import cost_notice_modal, cost_notice_recorded
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
@@ -14,8 +11,12 @@ from handlers.case_money import after_modal, clicked_case, field_errors, selecte
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_text import mention
 from rules.money import format_money
 from rules.statute import cite
+from services.conduct import cases
+from services.conduct import money as case_money
+from services.errors import UserError
 from storage.models import Role
 
 COST_NOTICE_FIELDS = {"method": Block.COST_NOTICE_METHOD, "notified_at": Block.COST_NOTICE_AT,

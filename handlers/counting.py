@@ -7,17 +7,17 @@ a second click (or a colleague's) is told when and by whom it had started.
 """
 from __future__ import annotations
 
-from bot.services import cases, counting
-from bot.services.cases import CaseView
-from bot.services.counting import CountingBlocked
-from bot.slack_text import mention
 from handlers.blocks.common import day, denver, esc
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Action
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_text import mention
 from rules.money import format_money
 from rules.statute import cite
+from services.conduct import cases, counting
+from services.conduct.cases import CaseView
+from services.conduct.counting import CountingBlocked
 from storage.models import Role
 
 

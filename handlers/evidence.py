@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.services import cases, evidence
-from bot.services.cases import CaseView
-from bot.services.errors import UserError
-from bot.slack_text import mention
 from handlers.assistants import one_open_case
 from handlers.blocks.common import context, denver, esc, section
 from handlers.blocks.evidence_modal import (
-    CITATION, demand_modal, production_button, production_modal, versions_text,
+    CITATION,
+    demand_modal,
+    production_button,
+    production_modal,
+    versions_text,
 )
 from handlers.blocks.tally_modal import metadata_of
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
@@ -25,7 +25,11 @@ from handlers.conduct_common import after_modal, case_number, clicked_case, fiel
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_text import mention
 from handlers.subcommands import SUBCOMMANDS
+from services.conduct import cases, evidence
+from services.conduct.cases import CaseView
+from services.errors import UserError
 from storage.models import Role
 
 USAGE = "/recount evidence [case#]"

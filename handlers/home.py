@@ -1,12 +1,12 @@
 """The App Home tab (published on app_home_opened) and `/recount deadlines`."""
 from __future__ import annotations
 
-from bot.services.dashboard import dashboard
 from handlers.blocks.common import header
 from handlers.blocks.home import deadline_blocks, home_view
 from handlers.interaction import Interaction
 from handlers.registry import ANYONE, Registry
 from handlers.subcommands import SUBCOMMANDS
+from services.office.dashboard import dashboard
 from storage.models import Role
 
 

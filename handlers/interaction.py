@@ -4,7 +4,7 @@ retries already handled, and is the one place errors become messages.
 The app runs with `process_before_response=True`: a listener runs in the HTTP request's own thread
 and Slack gets its answer when it returns. Slow work is *deferred*: the request thread only
 acknowledges, and the work runs either as a Bolt lazy listener on the executor (tests, the sandbox) or,
-given a `deferred_runner` (`serve`, `socket`), in a process of its own (bot/deferred_process.py), so an
+given a `deferred_runner` (`serve`, `socket`), in a process of its own (bot/deferred/process.py), so an
 acknowledgement never queues behind other requests' work nor waits on their interpreter lock
 (benchmarks/ack_latency.py measures it). Everything that must
 answer with content — a modal to open within the trigger's 3 seconds, field errors on a submitted
@@ -28,15 +28,15 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from sqlalchemy.exc import IntegrityError
 
-from bot.executors import CountingExecutor
-from bot.services import access
-from bot.services.access import Member
-from bot.services.context import Services
-from bot.services.errors import Denied, UserError
-from bot.slack_text import fallback, field_error, outgoing
 from handlers.blocks.common import message_modal
-from handlers.recorded import failure_message, watching
+from handlers.committed import failure_message, watching
+from handlers.executors import CountingExecutor
 from handlers.registry import ANYONE, Registry, Route, Surface
+from handlers.slack_text import fallback, field_error, outgoing
+from services.errors import Denied, UserError
+from services.office import access
+from services.office.access import Member
+from services.services import Services
 from storage.models import ProcessedDelivery, Role
 
 log = logging.getLogger("recount_bot.handlers")
@@ -241,7 +241,7 @@ def _interaction(services: Services, route: Route, ack, body, client, respond) -
 
 
 class _EscapingAck:
-    """Bolt's ack, with the escaping rule (bot/slack_text.py) applied to what it carries: a text passes the gate,
+    """Bolt's ack, with the escaping rule (handlers/slack_text.py) applied to what it carries: a text passes the gate,
     field errors are plain text (mrkdwn turned back into what was typed, bounded). Views carry their own
     escaping (handlers/blocks/common.py)."""
 

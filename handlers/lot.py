@@ -1,6 +1,6 @@
 """The lot for a tie the completed recount did not break (1-13.5-1304), from the case card: "Record the lot" opens
 the modal (the official's: the canvass board's drawing, certified by the designated election official); the
-modal records it (bot.services.lot). The thread then gets the drawing's record, the amended notice of the results
+modal records it (services.completion.lot). The thread then gets the drawing's record, the amended notice of the results
 (6) ready to send, and the certificate of election for the winner of the lot with its link and PDF.
 
 A second click or a retried submission records nothing more and says what was recorded.
@@ -10,16 +10,14 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from bot.services import cases, conflicts
-from bot.services import lot as lots
-from bot.services.certificates import certificate_link
-from bot.services.errors import UserError
-from bot.slack_text import mention
 from handlers.blocks.common import denver
 from handlers.blocks.lot_modal import TIED_SHOWN, lot_modal
 from handlers.blocks.lot_report import lot_blocks, lot_result, lot_text
 from handlers.blocks.recount_report import (
-    certificate_link_line, results_notice_blocks, results_notice_letter, results_notice_text,
+    certificate_link_line,
+    results_notice_blocks,
+    results_notice_letter,
+    results_notice_text,
 )
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.completion import upload_certificates
@@ -27,9 +25,15 @@ from handlers.cost import letter_signer
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_text import mention
 from rules.conflicts import CaseStep
 from rules.lot import LOT_CITATION, CandidateNotice
 from rules.statute import cite
+from services.completion import lot as lots
+from services.completion.certificates import certificate_link
+from services.conduct import cases
+from services.errors import UserError
+from services.office import conflicts
 from storage.models import Role
 
 FIELDS = {"drawn_at": Block.LOT_DRAWN_AT, "place": Block.LOT_PLACE, "conducted_by": Block.LOT_CONDUCTED_BY,

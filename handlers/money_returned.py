@@ -6,17 +6,17 @@ import datetime as dt
 import json
 from decimal import Decimal
 
-from bot.services import cases, duties
-from bot.services.errors import UserError
-from bot.slack_text import mention
 from handlers.blocks.common import denver, esc
 from handlers.blocks.money_returned_modal import money_returned_modal
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_text import mention
 from rules.money import format_money
 from rules.statute import cite
+from services.conduct import cases, duties
+from services.errors import UserError
 from storage.models import Role
 
 FIELDS = {"returned_by": Block.RETURNED_BY, "method": Block.RETURNED_METHOD, "reference": Block.RETURNED_REFERENCE,

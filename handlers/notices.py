@@ -4,9 +4,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from bot.services import cases
-from bot.services.errors import UserError
-from bot.slack_text import mention
 from handlers.blocks.case_card import RECIPIENT_LABEL
 from handlers.blocks.common import denver, esc
 from handlers.blocks.notice_modal import notice_modal
@@ -14,6 +11,9 @@ from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_text import mention
+from services.conduct import cases
+from services.errors import UserError
 from storage.models import Role
 
 FIELD_BLOCKS = {"given_by": Block.NOTICE_GIVEN_BY, "method": Block.NOTICE_METHOD, "given_at": Block.NOTICE_GIVEN_AT}

@@ -8,15 +8,15 @@ link was made or revoked, by its number, never its token. Tokens are never logge
 """
 from __future__ import annotations
 
-from bot.services import cases
-from bot.services import observer_links as links
-from bot.slack_text import link, mention
 from handlers.blocks.common import denver
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Action
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_text import link, mention
 from rules.statute import cite
+from services.conduct import cases
+from services.observers import links
 from storage.models import Role
 
 

@@ -5,21 +5,28 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from bot.services import case_money, cases
-from bot.services.cases import CaseView
-from bot.services.errors import UserError
-from bot.slack_text import mention
 from handlers.blocks.common import esc
 from handlers.blocks.payment_modal import payment_modal
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.case_money import (
-    after_modal, clicked_case, date_of_block, field_errors, selected, submitted, text_of_block,
+    after_modal,
+    clicked_case,
+    date_of_block,
+    field_errors,
+    selected,
+    submitted,
+    text_of_block,
 )
 from handlers.ids import Action, Block, View
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_text import mention
 from rules.money import format_money, money
 from rules.statute import cite
+from services.conduct import cases
+from services.conduct import money as case_money
+from services.conduct.cases import CaseView
+from services.errors import UserError
 from storage.models import Role
 
 PAYMENT_FIELDS = {"amount": Block.PAYMENT_AMOUNT, "method": Block.PAYMENT_METHOD,

@@ -2,7 +2,7 @@
 
 The modal opens at once (the trigger expires 3 seconds after the command; the subcommand is not
 deferred) and is filled in by `views.update`. Step 1 chooses the contest, step 2 takes the request's
-details (blocks/request_modal.py). On submit the statute core decides (bot.services.request_entry): a refusal
+details (blocks/request_modal.py). On submit the statute core decides (services.requests.entry): a refusal
 is shown on the field it is about and nothing is stored; an accepted request is posted as a card with
 Approve / Reject in the office's approvals channel, or where `/recount request` was typed when none is
 set. Deciding is handlers/approvals.py.
@@ -18,26 +18,32 @@ import logging
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot.outbox import CHANNEL_REFUSED
-from bot.posting import Unconfirmed, post_once
-from bot.services import request_entry
-from bot.services import requests as request_service
-from bot.services.context import Services
-from bot.services.errors import UserError
-from bot.services.request_entry import InvalidRequest, RequestRefused
-from bot.services.requests import RequestView
-from bot.slack_text import channel_link, fallback, link
 from handlers.blocks.common import day, esc, message_modal
 from handlers.blocks.request_card import request_card, request_text
 from handlers.blocks.request_modal import (
-    TITLE, enter_modal, in_favor_block, loading_modal, metadata_of, no_approvals_channel, pick_modal,
+    TITLE,
+    enter_modal,
+    in_favor_block,
+    loading_modal,
+    metadata_of,
+    no_approvals_channel,
+    pick_modal,
 )
 from handlers.cards import queue_call
 from handlers.ids import Block, Shortcut, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_io.outbox import CHANNEL_REFUSED
+from handlers.slack_io.posting import Unconfirmed, post_once
+from handlers.slack_text import channel_link, fallback, link
 from handlers.subcommands import SUBCOMMANDS
 from rules.requests import PartyKind
+from services.errors import UserError
+from services.requests import entry as request_entry
+from services.requests import views as request_service
+from services.requests.entry import InvalidRequest, RequestRefused
+from services.requests.views import RequestView
+from services.services import Services
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.requests")

@@ -3,7 +3,7 @@ step 1's "Upload a results file", takes a whole results file instead: handlers/r
 
 Step 1 (`View.RETURNS_PICK`) chooses the election and contest, or sets up new ones; step 2
 (`View.RETURNS_ENTER`) takes one count per choice for one unit and, for a correction, its reason.
-Recording writes a new survey version (bot.services.survey_entry), closes the modal and says so in
+Recording writes a new survey version (services.returns.entry), closes the modal and says so in
 the channel where the command was typed, and in the recount case's thread when the contest has one.
 """
 from __future__ import annotations
@@ -12,21 +12,30 @@ import logging
 
 from slack_sdk.errors import SlackApiError
 
-from bot.outbox import FALLBACK
-from bot.services import cases, survey_entry, survey_forms
-from bot.services.errors import UserError
-from bot.services.survey_forms import NEW, EntryForm, FormErrors
-from bot.slack_text import channel_link, echo
+from handlers import returns_upload
 from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, context, esc, message_modal
 from handlers.blocks.returns_modal import (
-    case_thread_note, choice_block_id, confirmation, entry_modal, loading_modal, metadata_of, pick_modal, target_of,
+    case_thread_note,
+    choice_block_id,
+    confirmation,
+    entry_modal,
+    loading_modal,
+    metadata_of,
+    pick_modal,
+    target_of,
 )
-from handlers import returns_upload
 from handlers.cards import as_one_unit, post_in_thread, queue_call
 from handlers.ids import Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_io.outbox import FALLBACK
+from handlers.slack_text import channel_link, echo
 from handlers.subcommands import SMART_QUOTES, SUBCOMMANDS
+from services.conduct import cases
+from services.errors import UserError
+from services.returns import entry as survey_entry
+from services.returns import forms as survey_forms
+from services.returns.forms import NEW, EntryForm, FormErrors
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.returns")

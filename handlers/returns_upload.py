@@ -2,14 +2,14 @@
 
 1. The form (`View.RETURNS_UPLOAD`): a `file_input`, the election it belongs to, optionally the kind of election
    and seats. Its submission is checked in the request (field errors), then answered with a "Reading…" view;
-   the download (`bot.slack_files`) and the reading run after Slack has its answer (`Interaction.later`), and
+   the download (`handlers.slack_io.files`) and the reading run after Slack has its answer (`Interaction.later`), and
    `views.update` shows the preview, or the form again with the file's row/column problems on its field.
 2. The preview (`View.RETURNS_UPLOAD_PREVIEW`, handlers/blocks/upload_preview.py): the verdicts, what was set
    aside or left undecided, the readings; "Save as survey version N". A file that cannot be saved, a version
    recorded since, or a correction by someone who is not an official is refused at once on the file field
    (`response_action: errors`), from what the preview remembers; otherwise a "Saving…" view answers and the
    file is downloaded again, checked against the sha256 previewed, read strictly and saved
-   (`bot.services.survey_upload.save`) with the channel's record queued in the same transaction.
+   (`services.returns.upload.save`) with the channel's record queued in the same transaction.
 """
 from __future__ import annotations
 
@@ -17,27 +17,41 @@ import logging
 
 from slack_sdk.errors import SlackApiError
 
-from bot.outbox import FALLBACK
-from bot.services import cases, survey_forms, survey_upload
-from bot.services.errors import UserError
-from bot.services.survey_forms import NEW, FormErrors
-from bot.services.survey_upload import FILE_TYPES, Reading, Saved, UploadTarget
-from bot.slack_files import MAX_BYTES, FileProblem, download_file
-from bot.slack_text import channel_link
 from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, context, esc, message_modal
 from handlers.blocks.returns_modal import metadata_of
 from handlers.blocks.upload_form import (
-    Failed, FormValues, PreviewState, outcome_modal, preview_metadata, preview_state, reading_modal, saving_modal,
-    upload_form, values_of,
+    Failed,
+    FormValues,
+    PreviewState,
+    outcome_modal,
+    preview_metadata,
+    preview_state,
+    reading_modal,
+    saving_modal,
+    upload_form,
+    values_of,
 )
 from handlers.blocks.upload_preview import (
-    case_thread_note, preview_modal, refusal, saved_message, saved_modal,
+    case_thread_note,
+    preview_modal,
+    refusal,
+    saved_message,
+    saved_modal,
 )
 from handlers.cards import post_in_thread, queue_call
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction, new_reference
 from handlers.registry import Registry
+from handlers.slack_io.files import MAX_BYTES, FileProblem, download_file
+from handlers.slack_io.outbox import FALLBACK
+from handlers.slack_text import channel_link
 from rules.returns import ReturnsError
+from services.conduct import cases
+from services.errors import UserError
+from services.returns import forms as survey_forms
+from services.returns import upload as survey_upload
+from services.returns.forms import NEW, FormErrors
+from services.returns.upload import FILE_TYPES, Reading, Saved, UploadTarget
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.returns_upload")

@@ -5,10 +5,10 @@ import shlex
 from dataclasses import dataclass
 from typing import Callable
 
-from bot.services.errors import Denied, UserError
-from bot.slack_text import echo
 from handlers.interaction import DENIED, Interaction
 from handlers.registry import ANYONE, Anyone, RegistryError
+from handlers.slack_text import echo
+from services.errors import Denied, UserError
 from storage.models import Role
 
 SMART_QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"})

@@ -6,21 +6,29 @@ withdrawn entry stays on the record, marked withdrawn.
 """
 from __future__ import annotations
 
-from bot.services import cases, tally_sheets
-from bot.services.cases import CaseView
-from bot.services.errors import UserError
-from bot.services.tally_forms import DisagreementLine, TallySummary
-from bot.slack_text import mention
 from handlers.blocks.common import button, esc, section
 from handlers.blocks.tally_modal import disagreement_blocks, disagreement_text, progress_text, withdraw_modal
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.conduct_common import after_modal, dm, field_errors, metadata_case, open_modal, selected, tally_of
-from handlers.conduct_common import text_of_block
+from handlers.conduct_common import (
+    after_modal,
+    dm,
+    field_errors,
+    metadata_case,
+    open_modal,
+    selected,
+    tally_of,
+    text_of_block,
+)
 from handlers.ids import Action, Block, View
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_text import mention
 from rules.corrections import unit_label
 from rules.statute import cite
+from services.conduct import cases, tally_sheets
+from services.conduct.cases import CaseView
+from services.conduct.tally_forms import DisagreementLine, TallySummary
+from services.errors import UserError
 from storage.models import Role
 
 CITATION = cite("(5)")

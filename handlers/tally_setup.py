@@ -4,20 +4,27 @@ or batches; with voting machines the office lists its machines, one sheet each) 
 is posted in the case's thread."""
 from __future__ import annotations
 
-from bot.services import cases, tally_forms, tally_setup
-from bot.services.cases import CaseView
-from bot.services.errors import UserError
-from bot.slack_text import mention
 from handlers.blocks.common import esc
 from handlers.blocks.tally_modal import progress_text, set_up_modal, unit_word
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.conduct_common import after_modal, clicked_case, field_errors, metadata_case, open_modal, selected
-from handlers.conduct_common import tally_of
+from handlers.conduct_common import (
+    after_modal,
+    clicked_case,
+    field_errors,
+    metadata_case,
+    open_modal,
+    selected,
+    tally_of,
+)
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_text import mention
 from rules.corrections import unit_label
 from rules.statute import cite
+from services.conduct import cases, tally_forms, tally_setup
+from services.conduct.cases import CaseView
+from services.errors import UserError
 from storage.models import Role
 
 CITATION = cite("(5)")

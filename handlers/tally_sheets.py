@@ -13,25 +13,39 @@ import re
 
 from slack_sdk.errors import SlackApiError
 
-from bot.services import cases, tally_forms, tally_sheets
-from bot.services.cases import CaseView
-from bot.services.errors import UserError
-from bot.services.tally_sheets import SheetEntered, SheetRefused
-from bot.slack_text import mention
 from handlers.blocks.common import esc
 from handlers.blocks.tally_modal import (
-    count_block, counts_text, metadata_of, progress_text, sheet_modal, unit_block, unit_word,
+    count_block,
+    counts_text,
+    metadata_of,
+    progress_text,
+    sheet_modal,
+    unit_block,
+    unit_word,
 )
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.conduct_common import after_modal, case_number, clicked_case, field_errors, open_modal, selected
-from handlers.conduct_common import tally_of, text_of_block
+from handlers.conduct_common import (
+    after_modal,
+    case_number,
+    clicked_case,
+    field_errors,
+    open_modal,
+    selected,
+    tally_of,
+    text_of_block,
+)
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
+from handlers.slack_text import mention
 from handlers.subcommands import SUBCOMMANDS
 from handlers.tally_disagreement import announce_disagreement
 from rules.corrections import unit_label
 from rules.statute import cite
+from services.conduct import cases, tally_forms, tally_sheets
+from services.conduct.cases import CaseView
+from services.conduct.tally_sheets import SheetEntered, SheetRefused
+from services.errors import UserError
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.tally")

@@ -39,8 +39,8 @@ from rules.calendar import DEFAULT_CALENDAR, ColoradoCalendar, short_day
 from rules.decision import Decision
 from rules.statute import (
     AUTOMATIC_COMPLETION_DAYS,
-    CANVASS_DAYS,
     CALENDAR_DAYS_CITATION,
+    CANVASS_DAYS,
     CONTEST_FILING_DAYS,
     REQUEST_WINDOW_DAYS,
     REQUESTED_COMPLETION_DAYS,

@@ -42,11 +42,11 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from rules.calendar import short_day
+from rules.conflicts import CONFLICT_READING
 from rules.contest import Contest, ContestKind
 from rules.deadlines import is_request_timely
 from rules.decision import Decision
 from rules.margin import DEFAULT_MULTI_SEAT_RULE, MultiSeatRule, check_automatic_recount
-from rules.conflicts import CONFLICT_READING
 from rules.statute import REQUEST_WINDOW_DAYS, WEEKEND_ROLLOVER_CITATION, cite
 
 REQUEST_CITATION = cite("(2)(a)")

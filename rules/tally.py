@@ -40,7 +40,7 @@ from types import MappingProxyType
 from typing import Collection, Iterable, Mapping, Sequence
 
 from rules.contest import Contest
-from rules.corrections import VoteChange, diff_contests, describe_changes, signed, unit_label
+from rules.corrections import VoteChange, describe_changes, diff_contests, signed, unit_label
 from rules.decision import Decision
 from rules.statute import cite
 

@@ -1,86 +1,34 @@
-"""The append-only, hash-chained audit log.
+"""The append-only, hash-chained audit log, and verifying it.
 
-Each row's hash covers its own fields and the previous row's hash:
-    hash = sha256(canonical JSON of {id, at, workspace_id, actor, action, entity, entity_id,
-                                     before, after, prev_hash})
-so altering any field of any row, or removing a row, breaks the chain from that row on, and
-`verify` names the first row that does not match. `audit_head` holds the last id and hash, so
-cutting rows off the end is caught as well.
+Rows are appended through storage/audit_chain.py (its names are the audit log's: `audit.append`, `audit.head`).
+Each row's hash covers its own fields and the previous row's hash, so altering any field of any row, or
+removing a row, breaks the chain from that row on, and `verify` names the first row that does not match.
+`audit_head` holds the last id and hash, so cutting rows off the end is caught as well.
 
 What the database alone cannot show: someone with write access may recompute every hash after an edit, or cut
 the tail and `audit_head` together. `verify(anchor=...)` compares the chain with a checkpoint kept outside the
 database (storage/checkpoint.py: the last id and hash, signed), which catches both. And the chain covers the
 business rows too: every returns, tally and money row is sealed into it when written (storage/seals.py), and
 `verify` recomputes them.
-
-Appends are serialised: on PostgreSQL by a transaction-scoped advisory lock; on SQLite every
-write transaction already holds the database's write lock (BEGIN IMMEDIATE, see storage.db).
 """
 from __future__ import annotations
 
-import datetime as dt
-import hashlib
-import json
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Iterator
 
-from sqlalchemy import select, text
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from rules.serialize import to_jsonable
-from storage import seals  # installs the session hooks that seal business rows at commit
+from storage import seals
+from storage.audit_chain import (  # noqa: F401  (the chain's names, as the audit log's callers know them)
+    ADVISORY_LOCK_KEY,
+    GENESIS,
+    HEAD_ID,
+    append,
+    compute_hash,
+    head,
+)
 from storage.models import AuditEntry, AuditHead
-from storage.types import utcnow
-
-GENESIS = "0" * 64
-HEAD_ID = 1
-ADVISORY_LOCK_KEY = 0x52434E54  # "RCNT": one chain, one lock
-
-
-def _canonical(fields: dict[str, Any]) -> bytes:
-    return json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
-
-
-def _at_text(at: dt.datetime) -> str:
-    # Microseconds and UTC fixed, so the text is identical after a database round trip.
-    return at.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def compute_hash(entry: AuditEntry) -> str:
-    fields = {
-        "id": entry.id, "at": _at_text(entry.at), "workspace_id": entry.workspace_id, "actor": entry.actor,
-        "action": entry.action, "entity": entry.entity, "entity_id": entry.entity_id,
-        "before": entry.before, "after": entry.after, "prev_hash": entry.prev_hash,
-    }
-    return hashlib.sha256(_canonical(fields)).hexdigest()
-
-
-def append(
-    session: Session, *, actor: str, action: str, entity: str, entity_id: Any,
-    before: Any = None, after: Any = None, workspace_id: int | None = None, at: dt.datetime | None = None,
-) -> AuditEntry:
-    """Add one audit row in the caller's transaction (it commits or rolls back with the change)."""
-    if session.get_bind().dialect.name == "postgresql":
-        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": ADVISORY_LOCK_KEY})
-    head = session.get(AuditHead, HEAD_ID, with_for_update=True)
-    last_id, last_hash = (head.last_id, head.last_hash) if head else (0, GENESIS)
-    if at is not None and at.tzinfo is None:
-        raise ValueError("audit timestamps must be timezone-aware")
-    stamp = (at or utcnow()).astimezone(dt.timezone.utc)
-    entry = AuditEntry(
-        id=last_id + 1, at=stamp, workspace_id=workspace_id,
-        actor=actor, action=action, entity=entity, entity_id=str(entity_id),
-        before=to_jsonable(before), after=to_jsonable(after), prev_hash=last_hash,
-    )
-    entry.hash = compute_hash(entry)
-    seals.note_audit_entry(session, actor, workspace_id, stamp)
-    session.add(entry)
-    if head is None:
-        session.add(AuditHead(id=HEAD_ID, last_id=entry.id, last_hash=entry.hash))
-    else:
-        head.last_id, head.last_hash = entry.id, entry.hash
-    session.flush()
-    return entry
 
 
 @dataclass(frozen=True)
@@ -196,7 +144,3 @@ def verify(session: Session, *, anchor: Anchor | None = None, business_rows: boo
                         more_bad_rows=rows.more, anchor=anchor)
 
 
-def head(session: Session) -> tuple[int, str]:
-    """The chain's last id and hash (0 and the genesis hash for an empty log)."""
-    row = session.get(AuditHead, HEAD_ID)
-    return (row.last_id, row.last_hash) if row else (0, GENESIS)

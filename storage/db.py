@@ -18,6 +18,8 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
+from storage import seals
+
 DEFAULT_DATABASE_URL = "sqlite:///recount-bot.sqlite3"
 
 
@@ -77,6 +79,7 @@ class Database:
         if self.engine.dialect.name == "sqlite":
             _configure_sqlite(self.engine)
         self.sessionmaker = sessionmaker(self.engine, expire_on_commit=False)
+        seals.install(self.sessionmaker)  # every business row written is sealed into the audit chain
         self.read_sessionmaker = sessionmaker(self.engine.execution_options(read_only=True), expire_on_commit=False)
 
     @property

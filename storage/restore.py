@@ -24,7 +24,8 @@ from alembic import command
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
-from sqlalchemy import Table, func, inspect, select, table as named_table
+from sqlalchemy import Table, func, inspect, select
+from sqlalchemy import table as named_table
 
 from storage import backup_format as fmt
 from storage.db import Database

@@ -43,10 +43,18 @@ from decimal import Decimal
 from typing import Any, Iterable, Iterator
 
 from sqlalchemy import Table, event, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
+from storage import audit_chain as audit
 from storage.models import (
-    AssistantRow, Choice, Contest, CostNotice, LedgerRow, SurveyVersion, TallySheetRow, VoteCount,
+    AssistantRow,
+    Choice,
+    Contest,
+    CostNotice,
+    LedgerRow,
+    SurveyVersion,
+    TallySheetRow,
+    VoteCount,
 )
 
 ACTION = "rows.sealed"
@@ -77,7 +85,6 @@ ROW_NOUN = {
 }
 
 _PENDING = "recount_bot.seals.pending"  # session.info: {table: set of ids} written in this transaction
-_LAST_AUDIT = "recount_bot.seals.last_audit"  # session.info: (actor, workspace_id, at) of the last audit entry
 
 
 # ----------------------------------------------------------------------------- hashing
@@ -133,8 +140,6 @@ def _read_back(session: Session, name: str, ids: Iterable[int]) -> Iterator[dict
 def seal(session: Session, pending: dict[str, set[int]], *, actor: str, workspace_id: int | None,
          at: dt.datetime | None) -> int:
     """Append the seals of `pending` rows (as stored now) to the audit log; the number of rows sealed."""
-    from storage import audit  # storage.audit imports this module to install the session hooks
-
     sealed = 0
     for name in SEALED:
         ids = pending.get(name)
@@ -162,7 +167,6 @@ def baseline(connection, *, actor: str, at: dt.datetime) -> int:
     rows sealed."""
     from sqlalchemy import inspect
 
-    from storage import audit
     from storage.models import AuditEntry, AuditHead
 
     present = inspect(connection)
@@ -215,12 +219,6 @@ def baseline(connection, *, actor: str, at: dt.datetime) -> int:
     return sum(len(rows) for _, _, rows in entries)
 
 
-def note_audit_entry(session: Session, actor: str, workspace_id: int | None, at: dt.datetime) -> None:
-    """Called by audit.append: the transaction's seals are signed off by the person who made its change."""
-    session.info[_LAST_AUDIT] = (actor, workspace_id, at)
-
-
-@event.listens_for(Session, "after_flush")
 def _collect(session: Session, _context) -> None:
     # `session.new` and `.dirty` are built afresh at each access: read each once (a survey has many rows).
     inserted = [obj for obj in session.new if type(obj).__tablename__ in SEALED]
@@ -230,22 +228,28 @@ def _collect(session: Session, _context) -> None:
         session.info.setdefault(_PENDING, {}).setdefault(type(obj).__tablename__, set()).add(obj.id)
 
 
-@event.listens_for(Session, "before_commit")
 def _seal_at_commit(session: Session) -> None:
     if session.in_nested_transaction():
         return  # a savepoint's rows are sealed by the commit of the transaction around it
     session.flush()
     pending = session.info.pop(_PENDING, None)
     if pending:
-        actor, workspace_id, at = session.info.get(_LAST_AUDIT) or ("recount-bot", None, None)
+        actor, workspace_id, at = session.info.get(audit.LAST_AUDIT) or ("recount-bot", None, None)
         seal(session, pending, actor=actor, workspace_id=workspace_id, at=at)
 
 
-@event.listens_for(Session, "after_transaction_end")
 def _forget(session: Session, transaction) -> None:
     if transaction.parent is None:  # the outermost transaction ended: committed (sealed) or rolled back
         session.info.pop(_PENDING, None)
-        session.info.pop(_LAST_AUDIT, None)
+        session.info.pop(audit.LAST_AUDIT, None)
+
+
+def install(sessions: sessionmaker) -> None:
+    """Seal what the sessions of `sessions` write: storage/db.py calls this for every Database it opens."""
+    for name, hook in (("after_flush", _collect), ("before_commit", _seal_at_commit),
+                       ("after_transaction_end", _forget)):
+        if not event.contains(sessions, name, hook):
+            event.listen(sessions, name, hook)
 
 
 # ----------------------------------------------------------------------------- verifying

@@ -22,9 +22,9 @@ def register(subparsers) -> None:
 
 
 def run_grant(args: argparse.Namespace) -> int:
-    from bot.services.console import grant_role_from_console
-    from bot.services.context import Services
-    from bot.services.errors import UserError
+    from services.errors import UserError
+    from services.office.operator import grant_role_from_console
+    from services.services import Services
     from storage.models import Role
 
     team = slack_id(args.team, "--team", "TE", "T0123ABCD")

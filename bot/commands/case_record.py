@@ -36,9 +36,9 @@ def run(args: argparse.Namespace) -> int:
     from sqlalchemy import select
     from sqlalchemy.exc import DBAPIError
 
-    from bot.services.case_record import build_case_record
-    from bot.services.context import Services
-    from bot.services.errors import UserError
+    from services.completion.case_record import build_case_record
+    from services.errors import UserError
+    from services.services import Services
     from storage.models import Workspace
 
     case_id = case_number(args.case)
@@ -67,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
     if args.record_format == "json":
         data = (json.dumps(record, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
     else:
-        from bot.documents.case_record_pdf import case_record_pdf
-        from bot.documents.glyphs import UnprintableText
+        from services.documents.case_record_pdf import case_record_pdf
+        from services.documents.glyphs import UnprintableText
 
         try:
             data = case_record_pdf(record)

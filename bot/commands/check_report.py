@@ -5,14 +5,13 @@ count, with where the first rows are) and what could not be decided (with why an
 """
 from __future__ import annotations
 
+from bot.text_table import render_table
 from rules.contest import Returns
 from rules.margin import MarginDecision, MultiSeatRule
 from rules.returns.build import ONE_SEAT_ASSUMED
 from rules.returns.problems import Problem
 from rules.serialize import to_jsonable
 from rules.verdicts import Verdicts
-from bot.text_table import render_table
-
 
 ONE_SEAT_PREFIX = ONE_SEAT_ASSUMED.split(":")[0]
 

@@ -11,7 +11,12 @@ from __future__ import annotations
 import argparse
 
 from bot.commands.common import (
-    add_returns_arguments, console_actor, load_returns, open_database, parse_date, slack_id,
+    add_returns_arguments,
+    console_actor,
+    load_returns,
+    open_database,
+    parse_date,
+    slack_id,
 )
 from bot.commands.errors import UsageError
 
@@ -30,7 +35,7 @@ def register(subparsers) -> None:
 
 
 def choose_team(services, team: str | None) -> str:
-    from bot.services.console import list_workspaces
+    from services.office.operator import list_workspaces
 
     if team:
         return team
@@ -47,9 +52,9 @@ def choose_team(services, team: str | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bot.services.context import Services
-    from bot.services.errors import UserError
-    from bot.services.survey import import_returns
+    from services.errors import UserError
+    from services.returns.versions import import_returns
+    from services.services import Services
 
     election_date = parse_date(args.election_date, "--election-date")
     team = slack_id(args.team, "--team", "TE", "T0123ABCD") if args.team else None

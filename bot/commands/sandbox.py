@@ -78,7 +78,7 @@ def _page_port(args: argparse.Namespace) -> int:
 
 
 def _clock_start(args: argparse.Namespace):
-    from bot.offline.clock import DEMO_START, parse_start
+    from sandbox.clock import DEMO_START, parse_start
 
     if args.clock is None:
         return DEMO_START
@@ -89,9 +89,9 @@ def _clock_start(args: argparse.Namespace):
 
 
 def offline(args: argparse.Namespace, *, banner: str) -> int:
-    from bot.offline.clock import clock_file, sandbox_clock, save_moment, saved_moment
-    from bot.offline.ports import page_port_file, save_port, saved_port
-    from bot.offline.sandbox import Sandbox
+    from sandbox.clock import clock_file, sandbox_clock, save_moment, saved_moment
+    from sandbox.office import Sandbox
+    from sandbox.ports import page_port_file, save_port, saved_port
 
     # Quiet by default: the page (or the console) is the interface; WARNING still shows the bot's problems.
     configure_logging(args.log_level, default="WARNING")
@@ -114,7 +114,7 @@ def offline(args: argparse.Namespace, *, banner: str) -> int:
                     # The links the bot posts (certificates of election) lead to this bot, not a production URL.
                     os.environ["PUBLIC_BASE_URL"] = sandbox.url
                     if not args.console:
-                        from bot.offline.web import WebSandbox
+                        from sandbox.web import WebSandbox
 
                         web = WebSandbox(sandbox, port=page_port, fallback_port=saved_port(port_file)).start()
                         save_port(port_file, web.server.port)
@@ -148,7 +148,7 @@ def _serve(message: str) -> None:
 
 
 def _console(sandbox) -> None:
-    from bot.offline.console import Console
+    from sandbox.console import Console
 
     try:
         import readline  # noqa: F401 - line editing and history for input(), where available
@@ -178,8 +178,8 @@ def _announce(banner: str, sandbox, web, database: str) -> None:
 
 
 def _clock_line(sandbox) -> str:
-    from bot.offline.clock import SandboxClock
     from rules.calendar import DENVER
+    from sandbox.clock import SandboxClock
 
     now = sandbox.services.now().astimezone(DENVER)
     kind = ("the example's calendar, running; --clock now for the real one"

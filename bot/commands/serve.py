@@ -45,7 +45,7 @@ def add_server_arguments(parser: argparse.ArgumentParser, host_help: str = "") -
 
 def run(args: argparse.Namespace) -> int:
     from bot.commands.startup import slack_clients, start_app
-    from bot.server import EVENTS_PATH, WebApp, serve_forever, settle_process
+    from bot.web.server import EVENTS_PATH, WebApp, serve_forever, settle_process
     from bot.worker.loop import Worker, start_in_thread, worker_client
     from storage.migrate import current_revision
 

@@ -17,11 +17,11 @@ from slack_sdk.errors import SlackApiError
 from bot.app_factory import build_app, web_client
 from bot.commands.common import open_database
 from bot.commands.errors import CommandFailed, UsageError
-from bot.deferred_process import DeferredConfig, DeferredWorkProcess
-from bot.oauth import OAuthConfig
-from bot.services.context import Services
-from bot.slack_tokens import Clients, InstalledTokens, bot_tokens
+from bot.deferred.process import DeferredConfig, DeferredWorkProcess
 from bot.settings import Settings, SettingsError, load_settings
+from bot.slack.oauth import OAuthConfig
+from handlers.slack_io.clients import Clients, InstalledTokens, bot_tokens
+from services.services import Services
 from storage.db import Database
 
 log = logging.getLogger("recount_bot.cli")
@@ -102,7 +102,7 @@ def verify_token(settings: Settings, db: Database | None = None) -> str:
 def start_app(*, require_app_token: bool = False, deferred_process: bool = False,
               log_level: str = "INFO") -> Started:
     """Settings, migrations, the token, then the app: the order `serve` and `socket` start in. With
-    `deferred_process`, deferred work runs in a child process (bot/deferred_process.py)."""
+    `deferred_process`, deferred work runs in a child process (bot/deferred/process.py)."""
     settings = settings_or_exit(require_app_token=require_app_token)
     db = open_database(settings.database_url)
     deferred = None

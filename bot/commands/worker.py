@@ -51,8 +51,8 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from bot.commands.common import open_database
     from bot.commands.startup import settings_or_exit, slack_clients, verify_token
-    from bot.outbox import LEASE
     from bot.worker.loop import Worker, worker_client
+    from handlers.slack_io.outbox import LEASE
 
     configure_logging(args.log_level)
     settings = settings_or_exit()
@@ -88,8 +88,8 @@ def serve_metrics(args: argparse.Namespace, settings, db, worker):
     """GET /metrics for this worker on its own port (the web server's is in another process, or none)."""
     from bot.commands.errors import CommandFailed
     from bot.metrics import Metrics
-    from bot.metrics_http import MetricsEndpoint, OnlyMetrics
-    from bot.server import RunningServer
+    from bot.web.metrics import MetricsEndpoint, OnlyMetrics
+    from bot.web.server import RunningServer
 
     metrics = Metrics(db)
     metrics.watch_worker(worker)

@@ -12,7 +12,7 @@ from sqlalchemy.exc import DBAPIError
 from bot.doctor.findings import Finding, age
 from storage.db import Database, DatabaseUrlError, normalise_url
 
-# A post still waiting after this long is stuck: the outbox's longest back-off is 15 minutes (bot/outbox.py),
+# A post still waiting after this long is stuck: the outbox's longest back-off is 15 minutes (handlers/slack_io/outbox.py),
 # so a healthy worker has tried it twice by then.
 STUCK_AFTER = dt.timedelta(minutes=30)
 # Posts given up (dead) within this long make the outbox check fail; older ones are only counted.

@@ -80,7 +80,7 @@ def _office(client: WebClient, settings: Settings, db, db_ready: bool, now: Call
 
 def _installed_offices(settings: Settings, db, db_ready: bool, now: Callable) -> list[Finding]:
     """Many offices: the same three checks for every workspace that installed the app, with its own token."""
-    from bot.slack_tokens import InstalledTokens
+    from handlers.slack_io.clients import InstalledTokens
 
     if not db_ready:
         return [Finding.skipped("slack installations", "the database is not ready")]

@@ -12,7 +12,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from bot.doctor.findings import Finding
-from bot.slack_scopes import BOT_SCOPES
+from bot.slack.scopes import BOT_SCOPES
 from storage.db import Database
 
 HEALTH_TIMEOUT = 5.0  # seconds: a reverse proxy that takes longer than this to answer is a problem anyway
@@ -76,7 +76,7 @@ def check_approvals_channel(client: WebClient, db: Database, identity: Identity,
     gets `not_in_channel`, one not in a private channel `channel_not_found`."""
     from sqlalchemy import select
 
-    from bot.office_settings import OfficeSettings
+    from services.office.office_settings import OfficeSettings
     from storage.models import Workspace
 
     with db.read() as session:

@@ -13,10 +13,10 @@ from typing import Callable
 from slack_sdk import WebClient
 from sqlalchemy import select
 
-from bot.outbox import LEASE
-from bot.slack_tokens import Clients
 from bot.worker import heartbeat, reminders
-from bot.worker.delivery import DeliveryReport, OutboxDelivery
+from handlers.slack_io.clients import Clients
+from handlers.slack_io.delivery import DeliveryReport, OutboxDelivery
+from handlers.slack_io.outbox import LEASE
 from storage.db import Database
 from storage.models import Workspace
 from storage.types import utcnow

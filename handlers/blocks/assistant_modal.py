@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import json
 
-from bot.services.assistants import AssistantsSummary, FindingLine, describe
-from bot.services.cases import CaseView
 from handlers.blocks.common import context, divider, esc, modal, option, section
 from handlers.blocks.tally_modal import field, select, text_field
 from handlers.ids import Block, View
 from rules.assistants import Capacity
 from rules.money import format_money
 from rules.statute import DAILY_COMPENSATION_FLOOR, cite
+from services.conduct.assistants import AssistantsSummary, FindingLine, describe
+from services.conduct.cases import CaseView
 
 YES, NO = "yes", "no"
 GOVERNING_BODY = "governing_body"

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import json
 
-from bot.services.canvass import ElectionCanvass
 from handlers.blocks.common import context, day, esc, modal, option, plain, section
 from handlers.ids import Block, View
 from rules.statute import cite
+from services.returns.canvass import ElectionCanvass
 
 SELECT_OPTIONS_LIMIT = 100
 

@@ -1,17 +1,26 @@
 """The recount case's card: deadline, notices owed under (1) with buttons, observers' right and links."""
 from __future__ import annotations
 
-from bot.services.cases import CaseView, NoticeView
-from bot.slack_text import mention
 from handlers.blocks.common import (
-    MESSAGE_BLOCKS_LIMIT, button, context, day, denver, divider, esc, fields_section, header, section,
+    MESSAGE_BLOCKS_LIMIT,
+    button,
+    context,
+    day,
+    denver,
+    divider,
+    esc,
+    fields_section,
+    header,
+    section,
 )
 from handlers.blocks.completion_section import completion_section
-from handlers.blocks.conflicts import conflict_blocks
 from handlers.blocks.conduct_section import conduct_section
+from handlers.blocks.conflicts import conflict_blocks
 from handlers.blocks.observers_section import observers_section
 from handlers.blocks.requested_case import action_buttons, checklist_block, money_blocks, request_fields
 from handlers.ids import Action
+from handlers.slack_text import mention
+from services.conduct.cases import CaseView, NoticeView
 
 RECIPIENT_LABEL = {"governing_body": "Governing body", "candidate": "Candidate", "issue_committee": "Issue committee"}
 

@@ -1,11 +1,11 @@
 """Small Block Kit helpers that keep within Slack's limits; every mrkdwn text passes the escaping rule's gate
-(bot/slack_text.py: `esc` for what a person or a file named, `outgoing` for the whole text)."""
+(handlers/slack_text.py: `esc` for what a person or a file named, `outgoing` for the whole text)."""
 from __future__ import annotations
 
 import datetime as dt
 from typing import Any
 
-from bot.slack_text import clip, esc, outgoing  # noqa: F401  (esc: the builders import it from here)
+from handlers.slack_text import clip, esc, outgoing  # noqa: F401  (esc: the builders import it from here)
 from rules.calendar import DENVER
 
 SECTION_TEXT_LIMIT = 3000

@@ -5,18 +5,18 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from bot.services.case_money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT
-from bot.services.cases import CaseView
-from bot.services.certificates import DELIVERY_METHODS
-from bot.services.completion import RESULTS_NOTICE_METHODS, CertificateLine, CompletionView
 from handlers.blocks.case_card import RECIPIENT_LABEL
 from handlers.blocks.common import context, esc, modal, option, plain, section
 from handlers.blocks.cost_modal import amount_input, received_on_input, text_input
 from handlers.ids import Block, View
 from rules.money import format_money
-from rules.requests import favored_label
 from rules.notices_owed import REASON_LIMIT as NOTICES_REASON_LIMIT
+from rules.requests import favored_label
 from rules.statute import cite
+from services.completion.certificates import DELIVERY_METHODS
+from services.completion.complete import RESULTS_NOTICE_METHODS, CertificateLine, CompletionView
+from services.conduct.cases import CaseView
+from services.conduct.money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT
 
 
 def _select(block: Block, label: str, placeholder: str, values: tuple[str, ...]) -> dict:

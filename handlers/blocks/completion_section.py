@@ -5,15 +5,15 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from bot.services.cases import CaseView
-from bot.services.completion import CertificateLine, CompletionView
-from bot.slack_text import mention
 from handlers.blocks.common import button, context, denver, esc, fields_section, section
 from handlers.blocks.lot_report import amended_notice_line, lot_card_lines, notices_override_text
 from handlers.ids import Action
+from handlers.slack_text import mention
 from rules.duties import DutyKind
 from rules.money import format_money
 from rules.statute import TIE_BY_LOT_CITATION, cite
+from services.completion.complete import CertificateLine, CompletionView
+from services.conduct.cases import CaseView
 
 OUTCOME_LABEL = {"confirmed": "the recount confirms the result", "changed": "the recount changes the result",
                  "tie_by_lot": "a tie for the last seat, left to the lot"}

@@ -2,18 +2,18 @@
 survey's versions (4), with their buttons. Pure; at most 8 blocks."""
 from __future__ import annotations
 
-from bot.services.assistants import AssistantsSummary
-from bot.services.cases import CaseView
-from bot.services.evidence import EvidenceSummary
-from bot.services.tally_forms import TallySummary
-from bot.slack_text import mention
 from handlers.blocks.assistant_modal import finding_line
 from handlers.blocks.common import button, divider, esc, section
 from handlers.blocks.evidence_modal import demand_line, production_button, versions_text
 from handlers.blocks.tally_modal import differences_text, progress_text, unit_word
 from handlers.ids import Action
+from handlers.slack_text import mention
 from rules.corrections import unit_label
 from rules.statute import cite
+from services.conduct.assistants import AssistantsSummary
+from services.conduct.cases import CaseView
+from services.conduct.evidence import EvidenceSummary
+from services.conduct.tally_forms import TallySummary
 
 SHOWN_LINES = 4
 DEMAND_BUTTONS = 3

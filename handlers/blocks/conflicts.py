@@ -2,8 +2,8 @@
 and its case card. A pure builder."""
 from __future__ import annotations
 
-from bot.slack_text import mention
 from handlers.blocks.common import context, esc, section
+from handlers.slack_text import mention
 from rules.conflicts import CONFLICT_READING, Conflicted
 
 

@@ -17,12 +17,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from bot.services.cases import CaseView
 from handlers.blocks.common import context, esc, modal, plain, section
 from handlers.ids import Block, View
 from rules.cost import CostItem, CostItemKind
 from rules.money import format_money
 from rules.statute import DAILY_COMPENSATION_FLOOR, cite
+from services.conduct.cases import CaseView
 
 DESCRIPTION_LIMIT = 200
 AMOUNT_LIMIT = 20

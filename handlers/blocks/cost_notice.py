@@ -12,15 +12,15 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from bot.services.case_money import COST_NOTICE_METHODS, NAME_LIMIT, PAYMENT_METHODS
-from bot.services.cases import CaseView
-from bot.slack_text import mention
 from handlers.blocks.common import SECTION_TEXT_LIMIT, context, denver, esc, modal, option, plain, section
 from handlers.blocks.cost_modal import text_input
 from handlers.blocks.requested_case import PARTY_LABEL
 from handlers.ids import Block, View
+from handlers.slack_text import mention
 from rules.money import format_money
 from rules.statute import cite
+from services.conduct.cases import CaseView
+from services.conduct.money import COST_NOTICE_METHODS, NAME_LIMIT, PAYMENT_METHODS
 
 DEADLINE = "requested_recount_deadline"
 FENCE = "```"

@@ -7,13 +7,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from bot.services.cases import CaseView
-from bot.services.evidence import DemandLine, EvidenceSummary
-from bot.slack_text import mention
 from handlers.blocks.common import button, context, denver, esc, modal, section
 from handlers.blocks.tally_modal import field, text_field
 from handlers.ids import Action, Block, View
+from handlers.slack_text import mention
 from rules.statute import cite
+from services.conduct.cases import CaseView
+from services.conduct.evidence import DemandLine, EvidenceSummary
 
 CITATION = cite("(4)")
 

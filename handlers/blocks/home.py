@@ -1,8 +1,8 @@
-"""The App Home tab and the `/recount deadlines` list, from `bot.services.dashboard`."""
+"""The App Home tab and the `/recount deadlines` list, from `services.office.dashboard`."""
 from __future__ import annotations
 
-from bot.services.dashboard import Dashboard, DeadlineItem
 from handlers.blocks.common import context, day, divider, esc, header, section
+from services.office.dashboard import Dashboard, DeadlineItem
 
 MAX_ITEMS = 25
 

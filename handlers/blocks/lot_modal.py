@@ -8,12 +8,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from bot.services.cases import CaseView, NoticeMethod
 from handlers.blocks.common import context, esc, modal, option, plain, section
 from handlers.blocks.completion_section import names
 from handlers.blocks.cost_modal import text_input
 from handlers.ids import Block, View
 from rules.lot import LOT_CITATION, LotMethod, TieForLot
+from services.conduct.cases import CaseView, NoticeMethod
 
 TIED_SHOWN = 20  # 2 blocks per tied candidate's notice; a modal holds 100 blocks
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.services.cases import CaseView
-from bot.services.completion import CompletionView, LotView
-from bot.slack_text import mention
 from handlers.blocks.common import context, denver, esc, section
+from handlers.slack_text import mention
 from rules.lot import LOT_CITATION
 from rules.statute import cite
+from services.completion.complete import CompletionView, LotView
+from services.conduct.cases import CaseView
 
 NOTICES_SHOWN = 20
 

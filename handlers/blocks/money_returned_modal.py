@@ -6,14 +6,14 @@ import datetime as dt
 import json
 from decimal import Decimal
 
-from bot.services.case_money import NAME_LIMIT, REFERENCE_LIMIT
-from bot.services.cases import CaseView
-from bot.services.duties import RETURN_METHODS
 from handlers.blocks.common import context, esc, modal, option, plain, section
 from handlers.blocks.cost_modal import text_input
 from handlers.ids import Block, View
 from rules.money import format_money
 from rules.statute import cite
+from services.conduct.cases import CaseView
+from services.conduct.duties import RETURN_METHODS
+from services.conduct.money import NAME_LIMIT, REFERENCE_LIMIT
 
 
 def money_returned_modal(case: CaseView, *, refund: bool, amount: Decimal, now: dt.datetime) -> dict:

@@ -4,10 +4,10 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from bot.services.cases import CaseView, NoticeMethod, NoticeView
 from handlers.blocks.case_card import RECIPIENT_LABEL
 from handlers.blocks.common import context, esc, modal, option, plain, section
 from handlers.ids import Block, View
+from services.conduct.cases import CaseView, NoticeMethod, NoticeView
 
 
 def notice_modal(notice: NoticeView, case: CaseView, *, now: dt.datetime) -> dict:

@@ -2,11 +2,11 @@
 buttons to share one and to revoke one. Pure; at most 2 blocks."""
 from __future__ import annotations
 
-from bot.services.cases import CaseView
-from bot.slack_text import mention
 from handlers.blocks.common import button, denver, section
 from handlers.ids import Action
+from handlers.slack_text import mention
 from rules.statute import cite
+from services.conduct.cases import CaseView
 
 SHOWN_LINKS = 5  # a revoke button each; older ones are counted
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-from bot.services.case_money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT
-from bot.services.cases import CaseView
 from handlers.blocks.common import context, esc, modal, option, plain, section
 from handlers.blocks.cost_modal import amount_input, received_on_input, text_input
 from handlers.ids import Block, View
 from rules.money import format_money
 from rules.statute import cite
+from services.conduct.cases import CaseView
+from services.conduct.money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT
 
 
 def payment_modal(case: CaseView, *, today: dt.date) -> dict:

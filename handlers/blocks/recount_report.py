@@ -11,17 +11,17 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from bot.services.cases import CaseView
-from bot.services.completion import CertificateLine, CompletionView
-from bot.slack_text import link as slack_link
-from bot.slack_text import mention
 from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, SECTION_TEXT_LIMIT, context, day, denver, esc, section
 from handlers.blocks.completion_section import OUTCOME_LABEL, elected_text, names, ranked_totals
 from handlers.blocks.cost_notice import FENCE, SIGNATURE_PLACEHOLDER, _chunks, _long_day
 from handlers.blocks.lot_report import notices_override_text
+from handlers.slack_text import link as slack_link
+from handlers.slack_text import mention
 from rules.calendar import DENVER
 from rules.money import format_money
 from rules.statute import TIE_BY_LOT_CITATION, cite
+from services.completion.complete import CertificateLine, CompletionView
+from services.conduct.cases import CaseView
 
 UNIT_CHANGES_SHOWN = 30
 LEDGER_LABEL = {"expense": "Expense", "refund": "Refund to the requester",

@@ -4,15 +4,23 @@ from __future__ import annotations
 
 import datetime as dt
 
-from bot.services.requests import RequestView
-from bot.slack_text import mention
 from handlers.blocks.common import (
-    MESSAGE_BLOCKS_LIMIT, button, context, day, denver, esc, fields_section, header, section,
+    MESSAGE_BLOCKS_LIMIT,
+    button,
+    context,
+    day,
+    denver,
+    esc,
+    fields_section,
+    header,
+    section,
 )
 from handlers.blocks.conflicts import conflict_blocks
 from handlers.blocks.requested_case import PARTY_LABEL
 from handlers.ids import Action
+from handlers.slack_text import mention
 from rules.requests import favored_label
+from services.requests.views import RequestView
 
 STATUS_LABEL = {"pending": ":hourglass_flowing_sand: awaiting a decision", "approved": ":white_check_mark: approved",
                 "rejected": ":no_entry_sign: rejected"}

@@ -16,12 +16,12 @@ import datetime as dt
 import json
 from typing import Any
 
-from bot.services.requests import ContestOption, RequestForm, RequestView
-from bot.slack_text import channel_link
 from handlers.blocks.common import context, day, esc, message_modal, modal, option, plain, section
 from handlers.blocks.requested_case import PARTY_LABEL
 from handlers.ids import Block, View
+from handlers.slack_text import channel_link
 from rules.requests import PartyKind, favored_label
+from services.requests.views import ContestOption, RequestForm, RequestView
 
 TITLE = "Recount request"
 SELECT_OPTIONS_LIMIT = 100

@@ -1,13 +1,13 @@
 """The parts of a case card only a requested recount has: the request, the (2)(b) checklist, the money."""
 from __future__ import annotations
 
-from bot.services.case_money import received_on_of
-from bot.services.cases import CaseView
-from bot.slack_text import mention
 from handlers.blocks.common import button, context, day, denver, esc, fields_section, section
 from handlers.ids import Action
+from handlers.slack_text import mention
 from rules.money import format_money
 from rules.requests import favored_label
+from services.conduct.cases import CaseView
+from services.conduct.money import received_on_of
 
 PARTY_LABEL = {"eligible_elector": "eligible elector", "candidate": "candidate", "issue_committee": "issue committee"}
 CHECK_LABEL = {

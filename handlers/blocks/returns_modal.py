@@ -13,19 +13,38 @@ import datetime as dt
 import json
 from typing import Any
 
-from bot.services.errors import UserError
-from bot.services.survey_entry import EntryResult
-from bot.services.survey_forms import (
-    KIND_LABEL, MAX_CHOICES, NEW, EntryForm, NewContest, NewElection, PickForm, Target, who,
-)
-from bot.slack_text import mention
 from handlers.blocks.common import (
-    MESSAGE_BLOCKS_LIMIT, MODAL_BLOCKS_LIMIT, SECTION_TEXT_LIMIT, button, context, day, denver, esc,
-    election_label, modal, option, plain, section,
+    MESSAGE_BLOCKS_LIMIT,
+    MODAL_BLOCKS_LIMIT,
+    SECTION_TEXT_LIMIT,
+    button,
+    context,
+    day,
+    denver,
+    election_label,
+    esc,
+    modal,
+    option,
+    plain,
+    section,
 )
 from handlers.ids import Action, Block, View
+from handlers.slack_text import mention
 from rules.contest import ContestKind
 from rules.corrections import CITATION, signed, unit_label
+from services.errors import UserError
+from services.returns.entry import EntryResult
+from services.returns.forms import (
+    KIND_LABEL,
+    MAX_CHOICES,
+    NEW,
+    EntryForm,
+    NewContest,
+    NewElection,
+    PickForm,
+    Target,
+    who,
+)
 
 METADATA_LIMIT = 3000
 SELECT_OPTIONS_LIMIT = 100

@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.services.tally_forms import CountingCase, DisagreementLine, EntryLine, SetUpForm, SheetForm, TallySummary
-from bot.slack_text import mention
 from handlers.blocks.common import button, context, esc, modal, option, plain, section
 from handlers.ids import Action, Block, View
+from handlers.slack_text import mention
 from rules.corrections import unit_label
 from rules.statute import cite
 from rules.tally import CountMethod
+from services.conduct.tally_forms import CountingCase, DisagreementLine, EntryLine, SetUpForm, SheetForm, TallySummary
 
 SELECT_OPTIONS_LIMIT = 100
 METHOD_OPTIONS = [(CountMethod.PAPER.value, "Paper ballots"), (CountMethod.ELECTRONIC.value, "Electronic ballots"),

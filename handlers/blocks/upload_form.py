@@ -15,11 +15,11 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from bot.services.errors import UserError
-from bot.services.survey_forms import NEW, NewElection, PickForm
-from bot.services.survey_upload import FILE_TYPES, SEATS_TEXT_LIMIT, Reading, UploadTarget, parse_reading
-from handlers.blocks.common import clip, day, election_label, esc, modal, option, plain, section
+from handlers.blocks.common import clip, election_label, esc, modal, option, plain, section
 from handlers.ids import Block, View
+from services.errors import UserError
+from services.returns.forms import NEW, NewElection, PickForm
+from services.returns.upload import FILE_TYPES, SEATS_TEXT_LIMIT, Reading, UploadTarget, parse_reading
 
 TITLE = "Returns from a file"
 METADATA_LIMIT = 3000

@@ -8,17 +8,25 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bot.services.survey_upload import Preview, Saved
-from bot.slack_text import channel_link, mention
 from handlers.blocks.common import (
-    MESSAGE_BLOCKS_LIMIT, MODAL_BLOCKS_LIMIT, SECTION_TEXT_LIMIT, clip, context, day, esc, modal, section,
+    MESSAGE_BLOCKS_LIMIT,
+    MODAL_BLOCKS_LIMIT,
+    SECTION_TEXT_LIMIT,
+    clip,
+    context,
+    day,
+    esc,
+    modal,
+    section,
 )
 from handlers.blocks.upload_form import HINT_LIMIT, TITLE, file_input, problems_text
 from handlers.ids import Block, View
+from handlers.slack_text import channel_link, mention
 from rules.contest import Undecided
 from rules.corrections import CITATION as CORRECTION_CITATION
 from rules.margin import MarginDecision
 from rules.statute import AUTOMATIC_RECOUNT_MARGIN
+from services.returns.upload import Preview, Saved
 
 SUBMIT_LIMIT = 24
 REFUSAL_LIMIT = 1000  # a field error: the first problems, then how many more (the preview lists them all)

@@ -1,10 +1,10 @@
 """The (1) verdicts as Slack messages: one contest in full, or a whole election closest first."""
 from __future__ import annotations
 
-from bot.services.checking import CheckOutcome, ContestVerdict
-from bot.slack_text import mention
 from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, context, day, esc, fields_section, header, section
+from handlers.slack_text import mention
 from rules.margin import MarginDecision, Standing
+from services.returns.checking import CheckOutcome, ContestVerdict
 
 VERDICT_LABEL = {
     "automatic_recount": ":rotating_light: Automatic recount required",

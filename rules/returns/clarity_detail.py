@@ -57,9 +57,9 @@ import xml.etree.ElementTree as ET
 from typing import Iterator
 
 from rules.contest import WHOLE_CONTEST, Bound, ContestKind
-from rules.returns.build import Draft
-from rules.returns.options import kind_from_file_name
+from rules.returns.draft import Draft
 from rules.returns.numbers import MAX_DIGITS, CountError, hidden_count, parse_count
+from rules.returns.options import kind_from_file_name
 from rules.returns.problems import Report
 from rules.returns.source import Source
 from rules.row_kinds import RowKind, answer, choice_row_kind, is_subtotal_unit

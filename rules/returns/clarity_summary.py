@@ -35,8 +35,8 @@ import re
 from dataclasses import dataclass, field
 
 from rules.contest import WHOLE_CONTEST, Bound
-from rules.returns.build import Draft
 from rules.returns.csv_table import Table, open_table
+from rules.returns.draft import Draft
 from rules.returns.numbers import MAX_DIGITS, CountError, hidden_count, parse_count
 from rules.returns.problems import Report
 from rules.returns.source import Source

@@ -28,8 +28,8 @@ Other columns of those older exports (winners, min_margin, ballot counts) are no
 from __future__ import annotations
 
 from rules.contest import Bound
-from rules.returns.build import Draft
 from rules.returns.csv_table import open_table
+from rules.returns.draft import Draft
 from rules.returns.numbers import CountError, hidden_count, is_plain_count, parse_count
 from rules.returns.problems import Report
 from rules.returns.source import Source

@@ -13,7 +13,7 @@ import re
 from typing import Iterator
 
 from rules.contest import Bound
-from rules.returns.build import Draft
+from rules.returns.draft import Draft
 from rules.returns.numbers import CountError, hidden_count, is_plain_count, parse_count
 from rules.returns.problems import Report
 from rules.returns.source import Source

@@ -24,11 +24,20 @@ from __future__ import annotations
 import re
 
 from rules.contest import Bound
-from rules.returns.build import Draft
 from rules.returns.dominion_common import (
-    add, can_be, clean, contest_title, drop_empty_write_ins_of_questions, header_key, put, read_count, records,
-    settle_seats, shown,
+    add,
+    can_be,
+    clean,
+    contest_title,
+    drop_empty_write_ins_of_questions,
+    header_key,
+    put,
+    read_count,
+    records,
+    settle_seats,
+    shown,
 )
+from rules.returns.draft import Draft
 from rules.returns.problems import Report
 from rules.returns.source import Source
 from rules.row_kinds import RowKind, choice_row_kind, is_subtotal_unit, normalise

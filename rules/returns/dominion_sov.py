@@ -11,8 +11,8 @@ The layout is told by the first row: the flat header, or not.
 from __future__ import annotations
 
 from rules.returns import dominion_flat, dominion_wide
-from rules.returns.build import Draft
 from rules.returns.dominion_common import header_key, records
+from rules.returns.draft import Draft
 from rules.returns.problems import Report
 from rules.returns.source import Source
 

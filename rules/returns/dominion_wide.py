@@ -43,11 +43,19 @@ import re
 from dataclasses import dataclass, field
 
 from rules.contest import Bound
-from rules.returns.build import Draft
 from rules.returns.dominion_common import (
-    add, can_be, clean, contest_title, drop_empty_write_ins_of_questions, header_key, put, read_count, settle_seats,
+    add,
+    can_be,
+    clean,
+    contest_title,
+    drop_empty_write_ins_of_questions,
+    header_key,
+    put,
+    read_count,
+    settle_seats,
     shown,
 )
+from rules.returns.draft import Draft
 from rules.returns.problems import Report
 from rules.row_kinds import RowKind, choice_row_kind, normalise
 

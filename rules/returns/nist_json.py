@@ -38,12 +38,12 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from rules.returns.build import Draft
-from rules.returns.options import ElectionKind
+from rules.returns.draft import Draft
 from rules.returns.nist_json_contest import Context, read_contest
 from rules.returns.nist_json_names import Naming, contest_names
 from rules.returns.nist_json_units import GpUnits, text_of
 from rules.returns.nist_schema import json_path, schema_errors
+from rules.returns.options import ElectionKind
 from rules.returns.problems import Report
 from rules.row_kinds import RowKind
 

@@ -28,7 +28,7 @@ from decimal import Decimal
 from typing import Any, NamedTuple
 
 from rules.contest import Bound, ContestKind
-from rules.returns.build import Draft
+from rules.returns.draft import Draft
 from rules.returns.nist_json_units import GpUnits, Higher, text_of
 from rules.returns.problems import Report
 from rules.row_kinds import RowKind, is_write_in_bucket

@@ -25,11 +25,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rules.contest import ContestKind
+from rules.returns.draft import Draft
 from rules.returns.options import ElectionKind, ReadOptions, kind_from_file_name
 from rules.row_kinds import is_write_in_bucket, normalise
 
 if TYPE_CHECKING:
-    from rules.returns.build import Draft
     from rules.returns.problems import Report
 
 # Party labels that are not a party with a primary: unaffiliated candidates and write-in markers.
@@ -44,7 +44,7 @@ _UNAFFILIATED = frozenset({"una", "uaf", "unaffiliated", "unf", "unaffiliated pa
 SUBSTANTIAL_SHARE = 20  # 1/20
 
 
-def party_of(draft: "Draft", choice: str) -> str:
+def party_of(draft: Draft, choice: str) -> str:
     return draft.details.get(choice, {}).get("party", "").strip()
 
 
@@ -52,7 +52,7 @@ def _is_primary_party(party: str) -> bool:
     return normalise(party) not in _NO_PRIMARY
 
 
-def primary_sign(drafts: list["Draft"]) -> tuple[str, str, list[str]] | None:
+def primary_sign(drafts: list[Draft]) -> tuple[str, str, list[str]] | None:
     """(contest, party, its candidates) for the first contest where one party has two real contenders."""
     for draft in drafts:
         # A multi-seat general contest may have two nominees of one party (gen-01's County Assessor).
@@ -72,7 +72,7 @@ def primary_sign(drafts: list["Draft"]) -> tuple[str, str, list[str]] | None:
     return None
 
 
-def general_sign(drafts: list["Draft"]) -> tuple[str, str] | None:
+def general_sign(drafts: list[Draft]) -> tuple[str, str] | None:
     """(contest, candidate) of an unaffiliated candidate, who runs only in a general election."""
     for draft in drafts:
         if draft.kind is not ContestKind.CANDIDATE:
@@ -83,7 +83,7 @@ def general_sign(drafts: list["Draft"]) -> tuple[str, str] | None:
     return None
 
 
-def _totals(draft: "Draft") -> dict[str, int]:
+def _totals(draft: Draft) -> dict[str, int]:
     sums: dict[str, int] = {}
     for counts in draft.votes_by_unit.values():
         for choice, votes in counts.items():
@@ -91,7 +91,7 @@ def _totals(draft: "Draft") -> dict[str, int]:
     return sums
 
 
-def parties_in(draft: "Draft") -> list[str]:
+def parties_in(draft: Draft) -> list[str]:
     """The parties of a candidate contest's choices, in order of first appearance ("" for none)."""
     seen: dict[str, None] = {}
     for choice in draft.choices:
@@ -99,10 +99,8 @@ def parties_in(draft: "Draft") -> list[str]:
     return list(seen)
 
 
-def split_by_party(draft: "Draft") -> list["Draft"]:
+def split_by_party(draft: Draft) -> list[Draft]:
     """One draft per party; choices without a party form their own ("... (party not given)")."""
-    from rules.returns.build import Draft
-
     parts: list[Draft] = []
     for party in parties_in(draft):
         choices = {c: None for c in draft.choices if party_of(draft, c) == party}
@@ -122,7 +120,7 @@ def split_by_party(draft: "Draft") -> list["Draft"]:
     return parts
 
 
-def settle_election_kind(drafts: list["Draft"], options: ReadOptions, report: "Report") -> tuple[list["Draft"], list[str]]:
+def settle_election_kind(drafts: list[Draft], options: ReadOptions, report: "Report") -> tuple[list[Draft], list[str]]:
     """The drafts as the kind of election says (split per party in a primary), and the file-level reading."""
     partisan = [d for d in drafts if d.kind is ContestKind.CANDIDATE and not d.primary_party
                 and any(parties_in(d))]

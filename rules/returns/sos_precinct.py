@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rules.contest import Bound
-from rules.returns.build import Draft
 from rules.returns.csv_table import Table, open_table
+from rules.returns.draft import Draft
 from rules.returns.numbers import MAX_DIGITS, CountError, hidden_count, parse_count
 from rules.returns.problems import Report
 from rules.returns.source import Source

@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rules.returns.draft import Draft
 from rules.row_kinds import RowKind
 
 if TYPE_CHECKING:
-    from rules.returns.build import Draft
     from rules.returns.problems import Report
 
 
-def set_aside_sum_subtotals(draft: "Draft", report: "Report") -> None:
+def set_aside_sum_subtotals(draft: Draft, report: "Report") -> None:
     groups: dict[str, list[str]] = {}
     for unit in draft.votes_by_unit:
         groups.setdefault(draft.unit_parent.get(unit, ""), []).append(unit)
@@ -43,7 +43,7 @@ def set_aside_sum_subtotals(draft: "Draft", report: "Report") -> None:
                          count=cells)
 
 
-def _subtotals_of(draft: "Draft", units: list[str], candidates: list[str] | None = None) -> list[str]:
+def _subtotals_of(draft: Draft, units: list[str], candidates: list[str] | None = None) -> list[str]:
     if len(units) < 3:  # two units equal in every choice are a repeat, not one the total of the other
         return []
     uncertain_units = {unit for unit, _ in draft.uncertain}

@@ -8,8 +8,8 @@ either one could silently change a result.
 from __future__ import annotations
 
 from rules.contest import ContestKind
-from rules.returns.build import Draft
 from rules.returns.csv_table import Table, open_table
+from rules.returns.draft import Draft
 from rules.returns.numbers import MAX_DIGITS, CountError, hidden_count, is_plain_count, parse_count
 from rules.returns.problems import Report
 from rules.returns.source import Source

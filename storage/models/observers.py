@@ -28,7 +28,7 @@ class ObserverLink(Base):
     revoked_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
     revoked_by: Mapped[str | None] = mapped_column(String(64), default=None)
     # Page loads (not the page's polls): all of them, and when the last audit entry about them was written
-    # (bot.services.observers.VIEW_AUDIT_INTERVAL keeps the audit log to one entry per link per interval).
+    # (services.observers.page.VIEW_AUDIT_INTERVAL keeps the audit log to one entry per link per interval).
     views: Mapped[int] = mapped_column(Integer, default=0)
     last_viewed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
     view_audited_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)

@@ -32,7 +32,7 @@ class Workspace(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     slack_team_id: Mapped[str] = mapped_column(String(32), unique=True)
     name: Mapped[str] = mapped_column(String(200), default="")
-    # Office settings (validated by bot.office_settings.OfficeSettings before they are stored).
+    # Office settings (validated by services.office.office_settings.OfficeSettings before they are stored).
     settings: Mapped[dict] = mapped_column(default=dict)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 

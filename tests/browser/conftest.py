@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.offline.clock import DEMO_START, SandboxClock
-from bot.offline.sandbox import Sandbox
-from bot.offline.web import WebSandbox
+from sandbox.clock import DEMO_START, SandboxClock
+from sandbox.office import Sandbox
+from sandbox.web import WebSandbox
 from tests.support.databases import migrated_database
 
 CHROMIUM = Path(os.environ.get("RECOUNT_CHROMIUM") or "/usr/bin/chromium")  # Debian's; never a downloaded one

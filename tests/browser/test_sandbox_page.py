@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from bot.offline.people import CHANNEL
+from sandbox.people import CHANNEL
 from tests.browser.conftest import needs_playwright
 
 needs_playwright()

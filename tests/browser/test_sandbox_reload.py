@@ -64,8 +64,8 @@ def test_a_modal_another_tab_opened_stays_open_when_this_one_reloads(page, brows
 def test_an_open_page_follows_the_sandbox_restarted_behind_its_port(browser, sandbox, web) -> None:
     """Its own tab: while the page server is down, the page's requests fail (the browser logs that), as they
     would while `recount-bot sandbox` restarts."""
-    from bot.offline.people import CHANNEL
-    from bot.offline.web import WebSandbox
+    from sandbox.people import CHANNEL
+    from sandbox.web import WebSandbox
 
     context = browser.new_context(locale="en-US", timezone_id="America/Denver")
     context.set_default_timeout(20_000)

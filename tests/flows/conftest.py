@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.survey import import_returns
 from rules.returns import parse_returns
+from services.returns.versions import import_returns
 from tests.support.slack_app import TEAM, SlackHarness
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "survey-of-returns.csv"

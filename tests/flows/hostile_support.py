@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from bot.settings import public_base_url
-from bot.slack_standin.server import RecordedCall
-from bot.slack_text import ERROR_LIMIT, FALLBACK_LIMIT, TEXT_LIMIT
+from handlers.slack_text import ERROR_LIMIT, FALLBACK_LIMIT, TEXT_LIMIT
+from sandbox.slack_standin.server import RecordedCall
 
 EVIL_USER, EVIL_CHANNEL = "U0EVIL0001", "C0EVIL0001"  # ids a name carries: nobody and nothing in the workspace
 SEQUENCES = ("<!channel>", "<!here>", f"<@{EVIL_USER}>", f"<#{EVIL_CHANNEL}>", "<https://evil.example|x>",
@@ -196,9 +196,9 @@ def returns_csv() -> bytes:
 def hostile_office(harness) -> None:
     """The hostile election imported, Dana the official, Sam staff, Mallory (hostile profile name) official, the
     approvals channel set; every answer to Slack recorded for the walk."""
-    from bot.services import access
-    from bot.services.survey import import_returns
     from rules.returns import parse_returns
+    from services.office import access
+    from services.returns.versions import import_returns
     from tests.support.slack_app import OFFICIAL, STAFF, TEAM, VIEWER
 
     answers: list[dict] = []

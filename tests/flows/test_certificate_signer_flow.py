@@ -5,10 +5,19 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from bot.office_settings import OfficeSettings
+from services.office.office_settings import OfficeSettings
 from storage.models import AuditEntry, Certificate, Workspace
 from tests.flows.test_completion_flow import (  # noqa: F401 (harness: the fixture, with its certificate server)
-    SAM, certificate_paths, complete, counting_case, harness, last_told, pdf_text, tally, thread_texts, told_count,
+    SAM,
+    certificate_paths,
+    complete,
+    counting_case,
+    harness,
+    last_told,
+    pdf_text,
+    tally,
+    thread_texts,
+    told_count,
 )
 from tests.support.slack_app import OFFICIAL, STAFF
 

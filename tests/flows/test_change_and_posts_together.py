@@ -12,8 +12,15 @@ import pytest
 from sqlalchemy import text as sql
 
 from storage.models import AuditEntry, LedgerRow
-from tests.flows.test_requested_case_flow import (count, current, determine_cost, pay, record_cost_notice,
-                                                  requested_card, thread_texts)
+from tests.flows.test_requested_case_flow import (
+    count,
+    current,
+    determine_cost,
+    pay,
+    record_cost_notice,
+    requested_card,
+    thread_texts,
+)
 from tests.support.slack_app import STAFF, text_of
 
 SQLITE_FAULT = ["CREATE TRIGGER outbox_refuses BEFORE INSERT ON outbox "

@@ -1,5 +1,5 @@
 """An office conducting several districts' elections on one day: each district is its own local government with
-its own governing body (the sandbox's example office, bot/offline/seed.py, imports one election per district on
+its own governing body (the sandbox's example office, sandbox/seed.py, imports one election per district on
 2026-11-03). `/recount check` covers every election of the latest election day, and each case's (1) notice to
 the governing body names that district's body. Through signed requests into the real app."""
 from __future__ import annotations
@@ -8,9 +8,9 @@ import datetime as dt
 
 from sqlalchemy import select
 
-from bot.offline.seed import GOVERNING_BODIES, seed
-from bot.services.survey import import_returns
 from rules.returns import parse_returns
+from sandbox.seed import GOVERNING_BODIES, seed
+from services.returns.versions import import_returns
 from storage.models import Contest, Election, Notice, RecountCase
 from tests.support.slack_app import TEAM, text_of
 

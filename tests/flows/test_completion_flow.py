@@ -21,17 +21,21 @@ import pytest
 from pypdf import PdfReader
 from sqlalchemy import select
 
-from bot.office_settings import OfficeSettings
-from bot.server import RunningServer, WebApp
-from bot.services import access, case_money, cases, request_decision, request_entry
-from bot.services.counting import start_counting
-from bot.services.tally_setup import set_up_count
-from bot.services.tally_sheets import enter_sheet, withdraw_sheet
+from bot.web.server import RunningServer, WebApp
 from handlers.cards import post_case_card
 from rules.cost import CostItem, CostItemKind
-from storage.models import AuditEntry, Certificate, Contest, LedgerRow, Notice, RecountCase, SurveyVersion
-from tests.support.notices import give_all_notices
+from services.conduct import cases
+from services.conduct import money as case_money
+from services.conduct.counting import start_counting
+from services.conduct.tally_setup import set_up_count
+from services.conduct.tally_sheets import enter_sheet, withdraw_sheet
+from services.office import access
+from services.office.office_settings import OfficeSettings
+from services.requests import decision as request_decision
+from services.requests import entry as request_entry
+from storage.models import AuditEntry, Certificate, Contest, LedgerRow, RecountCase, SurveyVersion
 from tests.flows.conftest import load_example
+from tests.support.notices import give_all_notices
 from tests.support.slack_app import CHANNEL, OFFICIAL, STAFF, TEAM, VIEWER, text_of
 
 PINE_RIDGE = "Pine Ridge Metropolitan District - Director"

@@ -10,15 +10,16 @@ import unicodedata
 from pypdf import PdfReader
 from sqlalchemy import select
 
-from bot.services import access, cases
-from bot.services.counting import start_counting
-from bot.services.tally_setup import set_up_count
-from bot.services.tally_sheets import enter_sheet
 from handlers.cards import refresh_card
+from services.conduct import cases
+from services.conduct.counting import start_counting
+from services.conduct.tally_setup import set_up_count
+from services.conduct.tally_sheets import enter_sheet
+from services.office import access
 from storage.models import AuditEntry, Certificate, Contest, RecountCase
 from tests.flows.conftest import load_example
 from tests.flows.test_completion_flow import buttons, current, last_told, told_count
-from tests.storage.test_documents_names import CSV, PRIVATE, VOTES, WORLD
+from tests.services.test_documents_names import CSV, PRIVATE, VOTES, WORLD
 from tests.support.notices import give_all_notices
 from tests.support.slack_app import OFFICIAL, TEAM
 

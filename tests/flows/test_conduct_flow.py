@@ -13,9 +13,15 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from bot.services import access
+from services.office import access
 from storage.models import (
-    AssistantRow, AuditEntry, Contest, Election, EvidenceDemand, RecountCase, TallySheetRow,
+    AssistantRow,
+    AuditEntry,
+    Contest,
+    Election,
+    EvidenceDemand,
+    RecountCase,
+    TallySheetRow,
 )
 from tests.flows.conftest import load_example
 from tests.support.slack_app import CHANNEL, OFFICIAL, STAFF, TEAM, VIEWER, text_of
@@ -294,8 +300,8 @@ def test_bad_sheets_are_refused_on_their_field_and_nothing_is_stored(harness) ->
 def test_a_sheet_for_a_unit_the_count_does_not_expect_is_refused_on_the_unit(harness) -> None:
     """The service refuses what the form cannot offer: a unit outside the set-up (e.g. a form opened before the
     set-up changed is redrawn, and the core's check stands behind it)."""
-    from bot.services.errors import UserError
-    from bot.services.tally_sheets import enter_sheet as service_enter_sheet
+    from services.conduct.tally_sheets import enter_sheet as service_enter_sheet
+    from services.errors import UserError
 
     voting_machines_case(harness)
     workspace_id = access.resolve_member(harness.services, TEAM, OFFICIAL).workspace_id
@@ -348,8 +354,7 @@ def test_setting_up_the_count_checks_its_fields(harness) -> None:
 def test_with_several_recounts_counting_the_form_asks_which(harness) -> None:
     voting_machines_case(harness)
     # The other automatic recount of the example (Cherry Creek's last seat) counts too, on paper.
-    from bot.services import counting, tally_setup
-
+    from services.conduct import counting, tally_setup
     workspace_id = access.resolve_member(harness.services, TEAM, OFFICIAL).workspace_id
     with harness.db.transaction() as s:
         other = s.scalar(select(RecountCase.id).where(RecountCase.id != case_id_of(harness)))

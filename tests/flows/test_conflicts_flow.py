@@ -11,7 +11,15 @@ from sqlalchemy import select
 
 from storage.models import AuditEntry, CandidateUser, Certificate, LotDrawing, RecountCase, RecountRequestRow
 from tests.flows.test_completion_flow import (
-    PINE_RIDGE, counting_case, current, harness, open_modal, select_, tally, text, when,
+    PINE_RIDGE,
+    counting_case,
+    current,
+    harness,
+    open_modal,
+    select_,
+    tally,
+    text,
+    when,
 )
 from tests.flows.test_request_flow import admin, decide, decision_forms, enter_request, ready, request_card, tell_after
 from tests.support.slack_app import OFFICIAL, OUTSIDER, STAFF, text_of

@@ -2,7 +2,7 @@
 optional input's label itself, so a label must not carry it as well."""
 from __future__ import annotations
 
-from bot.offline.render import block_lines
+from sandbox.render import block_lines
 from tests.flows.test_requested_case_flow import open_modal, requested_card
 from tests.support.slack_app import STAFF
 

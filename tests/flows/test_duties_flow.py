@@ -15,7 +15,17 @@ from sqlalchemy import select
 from bot.worker.loop import Worker, worker_client
 from storage.models import AuditEntry, Certificate, RecountCase, Reminder, ReminderStatus
 from tests.flows.test_completion_flow import (
-    automatic_card, complete, counting_case, current, enter, harness, open_modal, select_, tally, text, when,
+    automatic_card,
+    complete,
+    counting_case,
+    current,
+    enter,
+    harness,
+    open_modal,
+    select_,
+    tally,
+    text,
+    when,
 )
 from tests.support.slack_app import OFFICIAL, STAFF, VIEWER, text_of
 

@@ -10,8 +10,18 @@ from sqlalchemy import select
 
 from storage.models import AuditEntry, RecountCase, TallySheetRow
 from tests.flows.test_conduct_flow import (
-    card_text, count, current, issue_card, open_by_command, open_from, select_, sheet_values, start_counting, submit,
-    text, thread_texts,
+    card_text,
+    count,
+    current,
+    issue_card,
+    open_by_command,
+    open_from,
+    select_,
+    sheet_values,
+    start_counting,
+    submit,
+    text,
+    thread_texts,
 )
 from tests.support.slack_app import OFFICIAL, STAFF
 

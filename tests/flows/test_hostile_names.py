@@ -1,4 +1,4 @@
-"""Issue 14, item 1: one escaping rule for everything the bot sends to Slack (bot/slack_text.py).
+"""Issue 14, item 1: one escaping rule for everything the bot sends to Slack (handlers/slack_text.py).
 
 An election whose every name — contests, choices, units, the election, the local government, the governing body,
 the file — carries Slack's control sequences (`<!channel>`, `<!here>`, `<@U…>`, `<#C…>`, `<https://x|y>`, …), and
@@ -14,10 +14,20 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from bot.slack_text import esc
+from handlers.slack_text import esc
 from storage.models import Contest, EvidenceDemand, RecountCase
 from tests.flows.hostile_support import (
-    AUTO, CHOICES, ESCAPED_MARK, ISSUE, MARK, SOURCE, UNITS, enter_sheet, hostile, hostile_office, returns_csv,
+    AUTO,
+    CHOICES,
+    ESCAPED_MARK,
+    ISSUE,
+    MARK,
+    SOURCE,
+    UNITS,
+    enter_sheet,
+    hostile,
+    hostile_office,
+    returns_csv,
     walk_everything,
 )
 from tests.flows.test_conduct_flow import assistant_values, current, open_by_command, open_from, select_, submit, text

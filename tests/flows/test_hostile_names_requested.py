@@ -10,20 +10,39 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from bot.office_settings import OfficeSettings
-from bot.services import access, case_money, request_decision, request_entry
 from bot.worker.loop import Worker, worker_client
 from handlers.cards import post_case_card
 from rules.cost import CostItem, CostItemKind
+from services.conduct import money as case_money
+from services.office import access
+from services.office.office_settings import OfficeSettings
+from services.requests import decision as request_decision
+from services.requests import entry as request_entry
 from storage.models import Contest, RecountCase
 from tests.flows.hostile_support import (
-    APPROVALS, CHOICES, MALLORY, METRO, UNITS, enter_sheet, hostile, hostile_office, walk_everything,
+    APPROVALS,
+    CHOICES,
+    MALLORY,
+    METRO,
+    UNITS,
+    enter_sheet,
+    hostile,
+    hostile_office,
+    walk_everything,
 )
-from tests.flows.test_completion_flow import complete, open_modal as open_on_card
+from tests.flows.test_completion_flow import complete
+from tests.flows.test_completion_flow import open_modal as open_on_card
 from tests.flows.test_conduct_flow import set_up
 from tests.flows.test_request_flow import decide, enter_request, request_card
 from tests.flows.test_requested_case_flow import (
-    NOTIFIED_AT, current, notice_values, open_modal, pay, record_cost_notice, select_, text,
+    NOTIFIED_AT,
+    current,
+    notice_values,
+    open_modal,
+    pay,
+    record_cost_notice,
+    select_,
+    text,
 )
 from tests.support.slack_app import CHANNEL, OFFICIAL, STAFF, TEAM
 

@@ -17,12 +17,29 @@ import json
 
 from sqlalchemy import select
 
-from bot.services import access
-
+from services.office import access
 from storage.models import AuditEntry, Certificate, LotDrawing, RecountCase
 from tests.flows.test_completion_flow import (  # noqa: F401  (harness: the fixture serving certificate links)
-    DANA, SAM, audit_count, automatic_card, buttons, certificate_paths, complete, counting_case, current,
-    enter, harness, last_told, open_modal, pdf_text, select_, tally, text, thread_texts, told_count, when,
+    DANA,
+    SAM,
+    audit_count,
+    automatic_card,
+    buttons,
+    certificate_paths,
+    complete,
+    counting_case,
+    current,
+    enter,
+    harness,
+    last_told,
+    open_modal,
+    pdf_text,
+    select_,
+    tally,
+    text,
+    thread_texts,
+    told_count,
+    when,
 )
 from tests.support.slack_app import OFFICIAL, STAFF, TEAM, VIEWER, text_of
 

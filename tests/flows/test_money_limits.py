@@ -6,13 +6,21 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from bot.services.case_money import MAX_AMOUNT
+from services.conduct.money import MAX_AMOUNT
 from storage.models import AssistantRow, AuditEntry, LedgerRow, RecountCase
 from tests.flows.test_completion_flow import complete, counting_case, tally
 from tests.flows.test_conduct_flow import assistant_values, issue_card, open_from
 from tests.flows.test_conduct_flow import submit as submit_assistants
 from tests.flows.test_requested_case_flow import (
-    current, determine_cost, number, open_modal, pay, requested_card, select_, text, thread_texts,
+    current,
+    determine_cost,
+    number,
+    open_modal,
+    pay,
+    requested_card,
+    select_,
+    text,
+    thread_texts,
 )
 
 HUGE = "99999999999999999999.99"

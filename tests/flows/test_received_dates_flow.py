@@ -11,10 +11,20 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from bot.services import access, case_record
+from services.completion import case_record
+from services.office import access
 from storage.models import AuditEntry, LedgerRow
 from tests.flows.test_completion_flow import (  # noqa: F401 (harness: the fixture, with its certificate server)
-    buttons, complete, counting_case, current, harness, open_modal, select_, tally, text, thread_texts,
+    buttons,
+    complete,
+    counting_case,
+    current,
+    harness,
+    open_modal,
+    select_,
+    tally,
+    text,
+    thread_texts,
 )
 from tests.flows.test_requested_case_flow import determine_cost, requested_card
 from tests.support.slack_app import OFFICIAL, STAFF, TEAM, text_of

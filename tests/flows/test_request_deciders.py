@@ -11,7 +11,15 @@ from sqlalchemy import select
 from storage.models import AuditEntry, RecountRequestRow
 from tests.flows.conftest import load_example
 from tests.flows.test_request_flow import (
-    admin, count, decide, decision_forms, enter_request, grant, ready, request_card, tell_after,
+    admin,
+    count,
+    decide,
+    decision_forms,
+    enter_request,
+    grant,
+    ready,
+    request_card,
+    tell_after,
 )
 from tests.support.slack_app import CHANNEL, OFFICIAL, STAFF, VIEWER, text_of
 

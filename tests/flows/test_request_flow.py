@@ -7,7 +7,7 @@ import time
 
 from sqlalchemy import func, select
 
-from bot.slack_standin.validation import view_errors
+from sandbox.slack_standin.validation import view_errors
 from storage.models import AuditEntry, Membership, RecountCase, RecountRequestRow
 from tests.flows.conftest import load_example
 from tests.support.slack_app import CHANNEL, OFFICIAL, STAFF, TEAM, VIEWER, text_of

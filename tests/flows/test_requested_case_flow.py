@@ -14,9 +14,11 @@ from decimal import Decimal
 
 from sqlalchemy import func, select
 
-from bot.office_settings import OfficeSettings
-from bot.services import access, request_decision, request_entry
 from handlers.cards import post_case_card
+from services.office import access
+from services.office.office_settings import OfficeSettings
+from services.requests import decision as request_decision
+from services.requests import entry as request_entry
 from storage.models import AuditEntry, CaseDeadline, Contest, CostNotice, LedgerRow, RecountCase
 from tests.flows.conftest import load_example
 from tests.support.slack_app import CHANNEL, OFFICIAL, STAFF, TEAM, VIEWER, text_of

@@ -6,7 +6,7 @@ import time
 import pytest
 from sqlalchemy import select
 
-from bot.slack_standin.validation import view_errors
+from sandbox.slack_standin.validation import view_errors
 from storage.models import AuditEntry, Choice, Contest, Election, SurveyVersion, VoteCount
 from tests.flows.conftest import load_example
 from tests.support.slack_app import CHANNEL, OFFICIAL, STAFF, TEAM, VIEWER, text_of
@@ -480,9 +480,9 @@ def test_ninety_choices_fit_and_more_are_refused_with_a_clear_message(harness) -
 def test_a_stored_contest_with_too_many_choices_says_so_instead_of_a_broken_form(harness) -> None:
     import datetime as dt
 
-    from bot.services.survey import import_returns
     from rules.contest import Contest as RulesContest
     from rules.contest import Returns
+    from services.returns.versions import import_returns
 
     big = RulesContest.from_totals("Big Field", {f"Candidate {i}": i for i in range(95)})
     import_returns(harness.services, team_id=TEAM, returns=Returns((big,), "test"), election_name="Big",

@@ -12,8 +12,22 @@ from sqlalchemy import select
 from storage.models import AuditEntry, Election
 from tests.flows.conftest import load_example
 from tests.flows.upload_support import (
-    AGAIN, EXAMPLE, FILE, OPENELECTIONS, attach, choose_in_view, click_in_view, files, new_election, open_upload,
-    picked, read, shown, submitted, version_count, versions,
+    AGAIN,
+    EXAMPLE,
+    FILE,
+    OPENELECTIONS,
+    attach,
+    choose_in_view,
+    click_in_view,
+    files,
+    new_election,
+    open_upload,
+    picked,
+    read,
+    shown,
+    submitted,
+    version_count,
+    versions,
 )
 from tests.support.slack_app import CHANNEL, OFFICIAL, STAFF, text_of
 

@@ -7,9 +7,19 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from bot.slack_files import MAX_BYTES
+from handlers.slack_io.files import MAX_BYTES
 from tests.flows.upload_support import (
-    AGAIN, FILE, attach, files, mrkdwn_texts, new_election, open_upload, read, shown, submitted, version_count,
+    AGAIN,
+    FILE,
+    attach,
+    files,
+    mrkdwn_texts,
+    new_election,
+    open_upload,
+    read,
+    shown,
+    submitted,
+    version_count,
 )
 from tests.support.slack_app import STAFF, text_of
 

@@ -12,13 +12,13 @@ import time
 
 from sqlalchemy import func, select
 
-from bot.worker.delivery import SETTLE
 from handlers.cards import CARD_METADATA
 from handlers.requests import REQUEST_CARD_METADATA
+from handlers.slack_io.delivery import SETTLE
 from storage.models import AuditEntry, OutboxMessage, RecountCase, RecountRequestRow
 from tests.flows.conftest import load_example
 from tests.flows.test_request_flow import APPROVALS, admin, enter_request, ready
-from tests.support.slack_app import CHANNEL, OFFICIAL, STAFF, text_of
+from tests.support.slack_app import OFFICIAL, STAFF, text_of
 
 TIMEOUT = 2.0  # the app's Web API client timeout, 15 s in production
 

@@ -6,7 +6,12 @@ from sqlalchemy import func, select
 
 from storage.models import AuditEntry, RecountCase, SurveyVersion
 from tests.flows.test_completion_flow import (  # noqa: F401 (harness: the fixture, with its certificate server)
-    complete, counting_case, current, harness, tally, thread_texts,
+    complete,
+    counting_case,
+    current,
+    harness,
+    tally,
+    thread_texts,
 )
 from tests.support.slack_app import text_of
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from bot.slack_standin.validation import view_errors
+from sandbox.slack_standin.validation import view_errors
 from storage.models import SurveyVersion
 from tests.support.slack_app import OFFICIAL, TEAM, text_of
 

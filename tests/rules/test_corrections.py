@@ -14,7 +14,13 @@ from hypothesis import strategies as st
 
 from rules.contest import Contest, ContestKind
 from rules.corrections import (
-    CorrectionRefused, SurveyHistory, SurveyVersion, VoteChange, correct_survey, diff_contests, initial_version,
+    CorrectionRefused,
+    SurveyHistory,
+    SurveyVersion,
+    VoteChange,
+    correct_survey,
+    diff_contests,
+    initial_version,
 )
 from rules.serialize import to_jsonable
 

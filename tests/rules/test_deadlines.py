@@ -13,7 +13,6 @@ from datetime import date as D
 import pytest
 
 from rules.calendar import ColoradoCalendar
-from rules.decision import Decision
 from rules.deadlines import (
     CompletionRollover,
     Deadline,
@@ -25,6 +24,7 @@ from rules.deadlines import (
     request_deadline,
     requested_recount_deadline,
 )
+from rules.decision import Decision
 
 OBS = " (observed, Sunday to Monday, 24-11-101(2))"
 ROLL = CompletionRollover.NEXT_BUSINESS_DAY

@@ -4,7 +4,14 @@ from __future__ import annotations
 from decimal import Decimal
 
 from rules.duties import (
-    DUTIES_READING, CaseFacts, DutyKind, OwedCertificate, OwedNotice, duties_of, money_to_return, summary_lines,
+    DUTIES_READING,
+    CaseFacts,
+    DutyKind,
+    OwedCertificate,
+    OwedNotice,
+    duties_of,
+    money_to_return,
+    summary_lines,
 )
 
 BOARD = "Board of Directors of Pine Ridge"

@@ -8,7 +8,11 @@ from hypothesis import strategies as st
 
 from rules.contest import Contest, ContestKind
 from rules.margin import (
-    MultiSeatRule, check_all, check_automatic_recount, is_within_recount_margin, largest_margin_that_triggers,
+    MultiSeatRule,
+    check_all,
+    check_automatic_recount,
+    is_within_recount_margin,
+    largest_margin_that_triggers,
 )
 
 CITATION = "C.R.S. 1-13.5-1306(1)"

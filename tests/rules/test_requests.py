@@ -12,7 +12,12 @@ from rules.calendar import DEFAULT_CALENDAR
 from rules.contest import Contest, ContestKind
 from rules.margin import MultiSeatRule
 from rules.requests import (
-    INTERESTED_PARTY_READING, OWN_FAVOR_READING, PartyKind, RecountRequest, RequestOutcome, evaluate_request,
+    INTERESTED_PARTY_READING,
+    OWN_FAVOR_READING,
+    PartyKind,
+    RecountRequest,
+    RequestOutcome,
+    evaluate_request,
     party_kind_of,
 )
 

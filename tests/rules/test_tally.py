@@ -11,7 +11,13 @@ from rules.contest import Contest
 from rules.corrections import VoteChange
 from rules.serialize import to_jsonable
 from rules.tally import (
-    CountMethod, TallyIncomplete, TallySheet, accept_sheets, amended_contest, compare_with_original, validate_sheet,
+    CountMethod,
+    TallyIncomplete,
+    TallySheet,
+    accept_sheets,
+    amended_contest,
+    compare_with_original,
+    validate_sheet,
 )
 
 S5 = "C.R.S. 1-13.5-1306(5)"

@@ -19,7 +19,10 @@ import pytest
 from rules.calendar import DEFAULT_CALENDAR, ColoradoCalendar
 from rules.contest import Contest
 from rules.deadlines import (
-    CompletionRollover, automatic_recount_deadline, contest_filing_deadline, request_deadline,
+    CompletionRollover,
+    automatic_recount_deadline,
+    contest_filing_deadline,
+    request_deadline,
 )
 from rules.margin import MultiSeatRule, check_automatic_recount
 

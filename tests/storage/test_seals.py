@@ -131,8 +131,8 @@ def test_a_withdrawn_sheet_is_sealed_again_and_its_fixed_columns_stay_guarded(db
 
 
 def test_a_thousand_rows_and_more_are_sealed_in_entries_of_a_thousand(db) -> None:
-    from bot.services.context import Services
-    from bot.services.survey import import_returns
+    from services.returns.versions import import_returns
+    from services.services import Services
 
     rows = ["contest,choice,votes,kind,unit"]
     rows += [f"Water District - Director,{who},{7 + unit % 5},candidate,Precinct {unit}"

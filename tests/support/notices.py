@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from bot.services import cases
+from services.conduct import cases
 from storage.models import Notice
 
 

@@ -13,13 +13,14 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 
-from bot.app_factory import build_app
-from bot.oauth import INSTALL_PATH, OAuthConfig
-from bot.server import RunningServer, WebApp
-from bot.services.context import Services
-from bot.slack_standin import SlackStandIn, Workspace
-from bot.slack_tokens import Clients, InstalledTokens
 from slack_sdk.signature import SignatureVerifier
+
+from bot.app_factory import build_app
+from bot.slack.oauth import INSTALL_PATH, OAuthConfig
+from bot.web.server import RunningServer, WebApp
+from handlers.slack_io.clients import Clients, InstalledTokens
+from sandbox.slack_standin import SlackStandIn, Workspace
+from services.services import Services
 from tests.support.slack_app import SIGNING_SECRET, Clock, SlackHarness
 
 CLIENT_ID = "1234567890.0987654321"
@@ -100,9 +101,9 @@ class TwoOffices(SlackHarness):
         self.web_app = WebApp(self.app, db, clock=self.clock)
         self.server.start()
         self.signer = SignatureVerifier(SIGNING_SECRET)
-        from bot import outbox
-        from bot.offline.activity import Activity
         from bot.worker.loop import Worker, start_in_thread, worker_client
+        from handlers.slack_io import outbox
+        from sandbox.activity import Activity
 
         self.tokens = InstalledTokens(db, CLIENT_ID)
         clients = Clients(self.tokens, lambda token: worker_client(token, self.slack.base_url), db)

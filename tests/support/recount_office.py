@@ -7,17 +7,20 @@ from decimal import Decimal
 
 from sqlalchemy import select
 
-from bot.office_settings import OfficeSettings
-from bot.services import access, case_money, cases, request_decision, request_entry
-from bot.services.context import Services
-from bot.services.counting import start_counting
-from bot.services.survey import import_returns
-from bot.services.tally_setup import set_up_count
-from bot.services.tally_sheets import enter_sheet
 from rules.cost import CostItem, CostItemKind
 from rules.returns import parse_returns
+from services.conduct import money as case_money
+from services.conduct.counting import start_counting
+from services.conduct.tally_setup import set_up_count
+from services.conduct.tally_sheets import enter_sheet
+from services.office import access
+from services.office.office_settings import OfficeSettings
+from services.requests import decision as request_decision
+from services.requests import entry as request_entry
+from services.returns.versions import import_returns
+from services.services import Services
 from storage.db import Database
-from storage.models import Contest, Notice
+from storage.models import Contest
 from tests.support.notices import give_all_notices
 
 TEAM, DEO = "T0ANCHOR1", "U0OFFICIAL"

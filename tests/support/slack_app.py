@@ -19,9 +19,9 @@ from typing import Any
 from slack_sdk.signature import SignatureVerifier
 
 from bot.app_factory import build_app
-from bot.server import EVENTS_PATH, RunningServer, WebApp
-from bot.services.context import Services
-from bot.slack_standin import SlackStandIn
+from bot.web.server import EVENTS_PATH, RunningServer, WebApp
+from sandbox.slack_standin import SlackStandIn
+from services.services import Services
 from storage.db import Database
 
 SIGNING_SECRET = "test-signing-secret-0123456789"
@@ -73,14 +73,14 @@ class SlackHarness:
         self.server = RunningServer(WebApp(self.app, db, clock=self.clock, observer_poll_ms=observer_poll_ms)).start()
         self.signer = SignatureVerifier(SIGNING_SECRET)
         # Card edits and thread posts go through the outbox: deliver them as the server's worker thread
-        # would. Reminders are left out here (tests/storage/test_worker.py drives them with the clock).
+        # would. Reminders are left out here (tests/bot/test_worker.py drives them with the clock).
         from bot.worker.loop import Worker, start_in_thread, worker_client
 
         worker = Worker(db, worker_client("xoxb-test-token", self.slack.base_url), clock=self.clock,
                         wake=self.services.outbox_wake, reminders=False, worker_id="harness")
         _, self._worker_stop = start_in_thread(worker, interval=0.5)
-        from bot import outbox
-        from bot.offline.activity import Activity
+        from handlers.slack_io import outbox
+        from sandbox.activity import Activity
 
         self.activity = Activity(self.app, lambda: len(self.slack.calls),
                                  outbox_idle=lambda: outbox.idle(db, self.clock()))

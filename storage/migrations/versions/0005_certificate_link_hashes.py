@@ -8,7 +8,7 @@ Create Date: 2026-12-03 12:00:00
 of its UTF-8 bytes, so a copy of the database holds no working link. The links already handed out keep working:
 each stored token is hashed here, and the server looks a link up by the hash of its token. The hash is written
 out here rather than imported (storage.models.conduct.link_token_sha256) so that this revision stays what it
-is if the code changes; tests/test_certificate_token_hashes.py checks the two agree.
+is if the code changes; tests/bot/test_certificate_token_hashes.py checks the two agree.
 
 Downgrading cannot bring the tokens back: the column `token` gets the hash, so links made before the
 downgrade answer 404 there (the case card's New link makes a working one).
@@ -19,7 +19,6 @@ import hashlib
 
 import sqlalchemy as sa
 from alembic import op
-
 
 revision = '0005'
 down_revision = '0004'

@@ -21,7 +21,6 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-
 revision = '0006'
 down_revision = '0005'
 branch_labels = None

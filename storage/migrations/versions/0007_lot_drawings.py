@@ -13,7 +13,6 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-
 revision = '0007'
 down_revision = '0006'
 branch_labels = None

@@ -17,7 +17,6 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-
 revision = '0010'
 down_revision = '0009'
 branch_labels = None

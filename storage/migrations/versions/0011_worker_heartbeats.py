@@ -12,7 +12,6 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-
 revision = '0011'
 down_revision = '0010'
 branch_labels = None

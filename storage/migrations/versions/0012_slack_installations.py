@@ -15,7 +15,6 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-
 revision = '0012'
 down_revision = '0011'
 branch_labels = None

@@ -1,0 +1,138 @@
+"""Deciding a recount request, (2)(a): a designated election official (or a delegated approver) approves it,
+opening the requested recount's case, or rejects it.
+
+Two people deciding at once: the decision is a conditional update (`WHERE status = 'pending'`), so
+exactly one wins on any database and the other is told who decided first.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from handlers.slack_text import esc, mention
+from rules.calendar import DENVER
+from rules.deadlines import contest_filing_deadline, requested_recount_deadline
+from rules.requests import ONE_OFFICE_ONE_PERSON
+from rules.statute import cite
+from services.errors import NotFound, UserError
+from services.office.access import ensure_workspace
+from services.office.office_settings import OfficeSettings
+from services.requests import deciders as request_deciders
+from services.requests.views import RequestView, as_view
+from services.returns.checking import notices_owed  # the (1) list, which (2)(b)(I) incorporates
+from services.services import Services
+from storage import audit
+from storage.models import CaseDeadline, CaseKind, Notice, RecountCase, RecountRequestRow, RequestStatus
+from storage.repositories import latest_version
+
+NOTICE_BEFORE_COUNTING = cite("(2)(b)(I)")
+
+
+class AlreadyDecided(UserError):
+    pass
+
+
+def may_decide(session: Session, workspace_id: int, user_id: str) -> bool:
+    """A designated election official, or staff delegated as approvers (a delegation outlives a lowered role in
+    the row, but a viewer may not decide). Whether they may decide a given request: request_deciders."""
+    return user_id in request_deciders.deciders(session, workspace_id)
+
+
+def _already_decided(row: RecountRequestRow) -> AlreadyDecided:
+    when = row.decided_at.astimezone(DENVER).strftime("%a %Y-%m-%d %H:%M %Z") if row.decided_at else "earlier"
+    return AlreadyDecided(f"This request was already {row.status} by {mention(row.decided_by)} ({when}); your "
+                          "decision was not recorded.")
+
+
+@dataclass(frozen=True)
+class DeciderView:
+    request: RequestView
+    # An official deciding a request they entered, no one else in the office being able to: the decision form
+    # asks why, and the decision is recorded under the reading "one office, one person".
+    needs_reason: bool
+
+
+def check_decider(services: Services, *, team_id: str, request_id: int, actor: str) -> DeciderView:
+    """Before the decision form opens: may `actor` decide this request, and is it still pending? Raises Denied
+    (saying who may decide instead), AlreadyDecided or NotFound; decide_request checks all of it again."""
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id, actor=actor)
+        row = session.get(RecountRequestRow, request_id)
+        if row is None or row.workspace_id != workspace.id:
+            raise NotFound("That recount request does not exist in this office.")
+        if row.status != RequestStatus.PENDING.value:
+            raise _already_decided(row)
+        check = request_deciders.authorize(session, row, actor)
+        return DeciderView(as_view(row), check.needs_reason)
+
+
+def _open_requested_case(session: Session, row: RecountRequestRow, settings: OfficeSettings, actor: str,
+                         now: dt.datetime) -> RecountCase:
+    contest = row.contest
+    election = contest.election
+    if session.scalar(select(RecountCase.id).where(RecountCase.contest_id == contest.id)) is not None:
+        raise UserError(f"A recount of {esc(contest.name)} already exists; this request cannot open a second.")
+    case = RecountCase(workspace_id=row.workspace_id, contest_id=contest.id, kind=CaseKind.REQUESTED.value,
+                       opened_at=now, opened_by=actor, survey_version_id=latest_version(session, election.id).id,
+                       multi_seat_rule=settings.multi_seat_rule.value, verdict=dict(row.evaluation))
+    session.add(case)
+    session.flush()
+    for deadline in (requested_recount_deadline(election.election_date, election.canvass_date,
+                                                rollover=settings.completion_rollover, calendar=settings.calendar),
+                     contest_filing_deadline(election.election_date, calendar=settings.calendar)):
+        session.add(CaseDeadline(case_id=case.id, name=deadline.name, due_date=deadline.date,
+                                 citation=deadline.citation, note=deadline.note, reading=deadline.reading,
+                                 rolled_from=deadline.rolled_from, estimated=deadline.estimated,
+                                 falls_on=deadline.falls_on))
+    for kind, name in notices_owed(session, contest, election.local_government.governing_body):
+        session.add(Notice(case_id=case.id, recipient_kind=kind.value, recipient_name=name,
+                           citation=NOTICE_BEFORE_COUNTING))
+    session.flush()
+    return case
+
+
+def decide_request(services: Services, *, team_id: str, request_id: int, actor: str, approve: bool, note: str,
+                   settings: OfficeSettings, own_entry_reason: str | None = None) -> RequestView:
+    """Approve (opening the requested recount's case) or reject. Exactly one decision ever wins.
+
+    `own_entry_reason`: why an official decides a request they entered themselves, required when no one else
+    in the office may decide it (and refused, naming who may, when someone else may)."""
+    if not note.strip():
+        raise UserError("Add a note explaining the decision; it is kept in the record.", field="note")
+    now = services.now()
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id, actor=actor)
+        row = session.get(RecountRequestRow, request_id)
+        if row is None or row.workspace_id != workspace.id:
+            raise NotFound("That recount request does not exist in this office.")
+        check = request_deciders.authorize(session, row, actor)
+        reason = request_deciders.own_entry_reason(check, own_entry_reason)
+        reading = f"{ONE_OFFICE_ONE_PERSON}: {reason}" if reason else None
+        status = RequestStatus.APPROVED if approve else RequestStatus.REJECTED
+        won = session.execute(
+            update(RecountRequestRow)
+            .where(RecountRequestRow.id == request_id, RecountRequestRow.status == RequestStatus.PENDING.value)
+            .values(status=status.value, decided_by=actor, decided_at=now, decision_note=note.strip(),
+                    decision_reading=reading)
+            .execution_options(synchronize_session=False)).rowcount
+        if won != 1:
+            session.refresh(row)
+            raise _already_decided(row)
+        session.refresh(row)
+        if approve:
+            case = _open_requested_case(session, row, settings, actor, now)
+            row.case_id = case.id
+            audit.append(session, actor=actor, action="case.opened", entity="recount_case", entity_id=case.id,
+                         after={"contest": row.contest.name, "kind": case.kind, "request": row.id},
+                         workspace_id=workspace.id, at=now)
+        audit.append(session, actor=actor, action=f"request.{status.value}", entity="recount_request",
+                     entity_id=row.id, before={"status": RequestStatus.PENDING.value},
+                     after={"status": status.value, "note": note.strip(), "case": row.case_id,
+                            "entered_by": row.entered_by, "requester_slack_user": row.requester_slack_user,
+                            **({"reading": check.reading, "reason": reason} if reason else {})},
+                     workspace_id=workspace.id, at=now)
+        session.flush()
+        return as_view(row)

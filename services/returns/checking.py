@@ -1,0 +1,179 @@
+"""`/recount check`: the (1) verdicts for the latest election, and a recount case for each contest inside
+the margin, opened once (checking again finds the case; it never opens a second)."""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from handlers.slack_text import echo, esc
+from rules.contest import ContestKind, Undecided
+from rules.deadlines import automatic_recount_deadline, contest_filing_deadline
+from rules.margin import MarginDecision
+from rules.serialize import to_jsonable
+from rules.statute import AUTOMATIC_RECOUNT_MARGIN
+from rules.verdicts import decide_contest
+from services.errors import NotFound
+from services.office.access import ensure_workspace
+from services.office.office_settings import OfficeSettings
+from services.returns.versions import rules_contests
+from services.services import Services
+from storage import audit
+from storage.models import (
+    CaseDeadline,
+    CaseKind,
+    Contest,
+    Election,
+    IssueCommittee,
+    Notice,
+    RecipientKind,
+    RecountCase,
+    SurveyVersion,
+)
+from storage.repositories import find_contest, latest_election_day, latest_version
+
+
+@dataclass(frozen=True)
+class ContestVerdict:
+    contest_id: int
+    decision: MarginDecision
+    case_id: int | None
+    case_opened_now: bool
+    card_posted: bool = False  # the case's card is already in Slack (or being posted)
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    """Every election of the latest election day: one per local government (each has its own governing body)."""
+    election_name: str  # the day's election names, joined when they differ
+    election_date: dt.date
+    local_government: str  # the local governments, joined
+    version_number: int  # the newest survey version among them
+    multi_seat_rule: str
+    verdicts: tuple[ContestVerdict, ...]  # closest first
+    # Contests the rules cannot decide from the survey (no votes counted yet, only write-ins): no case
+    # is opened for them, and the answer says why.
+    undecided: tuple[Undecided, ...] = ()
+
+    @property
+    def opened(self) -> list[ContestVerdict]:
+        return [v for v in self.verdicts if v.case_opened_now]
+
+
+def _latest_day(session: Session, workspace_id: int) -> list[tuple[Election, SurveyVersion]]:
+    """The elections of the latest election day that have a survey of returns, each with its newest version."""
+    elections = latest_election_day(session, workspace_id)
+    if not elections:
+        raise NotFound("No election has returns yet. Enter them with `/recount returns`, or import a file with "
+                       "`recount-bot import FILE --election-date YYYY-MM-DD --name NAME`.")
+    found = [(e, v) for e in elections if (v := latest_version(session, e.id)) is not None]
+    if not found:
+        raise NotFound(f"{esc(elections[0].name)} has no survey of returns yet. Enter it with `/recount returns`.")
+    return found
+
+
+def _joined(names: list[str]) -> str:
+    return ", ".join(dict.fromkeys(names))
+
+
+def notices_owed(session: Session, contest: Contest, governing_body: str) -> list[tuple[RecipientKind, str]]:
+    """(1): notice to the governing body, to all candidates and, for a ballot issue or question, to any
+    issue committee affected by the result."""
+    owed = [(RecipientKind.GOVERNING_BODY, governing_body)]
+    if contest.kind == ContestKind.CANDIDATE.value:
+        owed += [(RecipientKind.CANDIDATE, choice.name) for choice in contest.choices]
+    else:
+        committees = session.scalars(select(IssueCommittee).where(IssueCommittee.contest_id == contest.id)
+                                     .order_by(IssueCommittee.id))
+        owed += [(RecipientKind.ISSUE_COMMITTEE, committee.name) for committee in committees]
+    return owed
+
+
+def _open_automatic_case(session: Session, *, workspace_id: int, election: Election, version: SurveyVersion,
+                         contest: Contest, decision: MarginDecision, settings: OfficeSettings, actor: str,
+                         now: dt.datetime) -> tuple[int, bool]:
+    existing = session.scalar(select(RecountCase.id).where(RecountCase.contest_id == contest.id))
+    if existing is not None:
+        return existing, False
+    try:
+        with session.begin_nested():  # a concurrent check may open it first: the unique contest wins
+            case = RecountCase(
+                workspace_id=workspace_id, contest_id=contest.id, kind=CaseKind.AUTOMATIC.value, opened_at=now,
+                opened_by=actor, survey_version_id=version.id, multi_seat_rule=settings.multi_seat_rule.value,
+                verdict=to_jsonable(decision))
+            session.add(case)
+            session.flush()
+    except IntegrityError:
+        return session.scalar(select(RecountCase.id).where(RecountCase.contest_id == contest.id)), False
+
+    completion = automatic_recount_deadline(election.election_date, rollover=settings.completion_rollover,
+                                            calendar=settings.calendar)
+    filing = contest_filing_deadline(election.election_date, calendar=settings.calendar)
+    for deadline in (completion, filing):
+        session.add(CaseDeadline(
+            case_id=case.id, name=deadline.name, due_date=deadline.date, citation=deadline.citation,
+            note=deadline.note, reading=deadline.reading, rolled_from=deadline.rolled_from,
+            estimated=deadline.estimated, falls_on=deadline.falls_on))
+    for kind, name in notices_owed(session, contest, election.local_government.governing_body):
+        session.add(Notice(case_id=case.id, recipient_kind=kind.value, recipient_name=name,
+                           citation=AUTOMATIC_RECOUNT_MARGIN.citation))
+    session.flush()
+    audit.append(session, actor=actor, action="case.opened", entity="recount_case", entity_id=case.id,
+                 after={"contest": contest.name, "kind": case.kind, "survey_version": version.number,
+                        "verdict": decision.reason, "citation": decision.citation, "rule": decision.rule,
+                        "completion_deadline": completion.date},
+                 workspace_id=workspace_id, at=now)
+    return case.id, True
+
+
+def check(services: Services, *, team_id: str, actor: str, settings: OfficeSettings,
+          contest_name: str | None = None) -> CheckOutcome:
+    """Check one contest (by name) or every contest of every election of the latest election day; open cases as
+    (1) requires. Each case's notice to the governing body names its own election's body."""
+    now = services.now()
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id, actor=actor)
+        day = _latest_day(session, workspace.id)
+        wanted = None
+        if contest_name:
+            found = [(e, v, c) for e, v in day if (c := find_contest(session, e.id, contest_name)) is not None]
+            if not found:
+                names = ", ".join(esc(c.name) for _, v in day for c, _ in rules_contests(session, v))
+                names = ", ".join(names.split(", ")[:8])
+                raise NotFound(f"No contest called “{echo(contest_name)}” in {esc(_joined([e.name for e, _ in day]))}. "
+                               f"Contests: {names}.")
+            election, version, contest = found[0]
+            day, wanted = [(election, version)], [contest.id]
+        verdicts, undecided = [], []
+        for election, version in day:
+            checked, undecided_here = [], []
+            for stored, contest in rules_contests(session, version, wanted):
+                decision = decide_contest(contest, settings.multi_seat_rule)
+                if isinstance(decision, Undecided):
+                    undecided_here.append(decision)
+                    continue
+                case_id, opened = None, False
+                if decision.automatic_recount:
+                    case_id, opened = _open_automatic_case(
+                        session, workspace_id=workspace.id, election=election, version=version, contest=stored,
+                        decision=decision, settings=settings, actor=actor, now=now)
+                else:
+                    case_id = session.scalar(select(RecountCase.id).where(RecountCase.contest_id == stored.id))
+                card = session.scalar(select(RecountCase.card_ts).where(RecountCase.id == case_id)) if case_id else None
+                checked.append(ContestVerdict(stored.id, decision, case_id, opened, card is not None))
+            verdicts += checked
+            undecided += undecided_here
+            audit.append(session, actor=actor, action="survey.checked", entity="survey_version", entity_id=version.id,
+                         after={"contests": len(checked), "automatic": [v.decision.contest for v in checked
+                                                                        if v.decision.automatic_recount],
+                                "undecided": [u.contest for u in undecided_here],
+                                "rule": settings.multi_seat_rule.value}, workspace_id=workspace.id, at=now)
+        if wanted and not verdicts and not undecided:
+            raise NotFound(f"{echo(contest_name)} has no returns in version {day[0][1].number} yet.")
+        verdicts.sort(key=lambda v: v.decision.closeness)
+        return CheckOutcome(_joined([e.name for e, _ in day]), day[0][0].election_date,
+                            _joined([e.local_government.name for e, _ in day]), max(v.number for _, v in day),
+                            settings.multi_seat_rule.value, tuple(verdicts), tuple(undecided))

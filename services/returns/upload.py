@@ -1,0 +1,353 @@
+"""A survey of returns from a results file uploaded in Slack: which election it is for, what it says (the
+preview), and saving it as a new survey version through the service the CLI import uses
+(`services.returns.versions.import_returns`: versioning, audit row, identical returns record nothing).
+
+Readings (the brief is silent; each is applied on purpose):
+
+- The preview reads leniently (`rules.returns.read_returns`: every verdict the file allows) and strictly
+  (`parse_returns`): only a file with every count exact and nothing undecided or ambiguous can be saved.
+- Saving reads the file again, strictly, from Slack (the preview's bytes are not kept anywhere) and saves it
+  only when its sha256 is the one previewed.
+- A preview is built on the election's latest version. If another version was recorded since, saving is
+  refused (nobody overwrites a change they never saw), unless that version is this very file: a double
+  click, which then records nothing more.
+- A file that changes the counts of a contest already recorded corrects the survey of returns, which
+  1306(4) gives to the designated election official: staff may save a file for a new election or new
+  contests, only an official one that changes recorded counts. The version's reason is the CLI import's.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Callable, Mapping
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from handlers.slack_text import echo, esc
+from rules.contest import Returns
+from rules.corrections import CITATION as CORRECTION_CITATION
+from rules.corrections import one_line
+from rules.margin import MultiSeatRule
+from rules.returns import ElectionKind, Problem, ReturnsError, parse_returns, read_returns
+from rules.verdicts import Verdicts, decide_returns
+from services.errors import UserError
+from services.office.access import ensure_workspace
+from services.returns.forms import NAME_LIMIT, NEW, FormErrors, NewElection
+from services.returns.versions import ImportResult, import_returns, require_election, rules_contests
+from services.services import Services
+from storage.models import Contest, Election, LocalGovernment, RecountCase, SurveyVersion
+from storage.repositories import elections_of, latest_version
+
+SEATS_TEXT_LIMIT = 1000
+SOURCE_NAME_LIMIT = 300  # SurveyVersion.source_name
+FILE_TYPES = ("csv", "json", "xml", "xlsx", "xls")
+
+
+# ------------------------------------------------------------------ the form: which election, how to read
+@dataclass(frozen=True)
+class UploadTarget:
+    """The election the file is for: a stored one by id, or a new one as the form gave it."""
+
+    election_id: int | None = None
+    new_election: NewElection | None = None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How to read the file where it does not say: the kind of election and seats per contest."""
+
+    election_kind: str | None = None  # "primary", "general", or None: as the file says
+    seats: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def seats_text(self) -> str:
+        return "\n".join(f"{name}={count}" for name, count in self.seats.items())
+
+    def options(self, file_name: str) -> dict:
+        return {"seats": dict(self.seats) or None, "election_kind": self.election_kind, "file_name": file_name}
+
+
+def _name(raw: str | None, key: str, what: str, errors: dict[str, str]) -> str:
+    text = one_line(raw or "")
+    if not text:
+        errors[key] = f"Enter the {what}."
+    elif len(text) > NAME_LIMIT:
+        errors[key] = f"At most {NAME_LIMIT} characters (this is {len(text):,})."
+    return text
+
+
+def parse_reading(kind: str | None, seats: str | None) -> Reading:
+    """The optional reading fields; FormErrors (election_kind, seats) when they cannot be used."""
+    errors: dict[str, str] = {}
+    if kind not in (None, "") and kind not in {k.value for k in ElectionKind}:
+        errors["election_kind"] = "Choose a general election or a party primary, or leave it empty."
+    parsed: dict[str, int] = {}
+    text = seats or ""
+    if len(text) > SEATS_TEXT_LIMIT:
+        errors["seats"] = f"At most {SEATS_TEXT_LIMIT:,} characters."
+    for line in (one_line(line) for line in text.splitlines()):
+        if not line:
+            continue
+        name, sep, number = line.rpartition("=")
+        if not sep or not name.strip() or not number.strip().isdigit() or int(number) < 1:
+            errors["seats"] = (f"“{echo(line, 60)}” is not CONTEST=N: one contest per line, its name as in the file, "
+                               "= and the number of seats (at least 1).")
+            break
+        parsed[name.strip()] = int(number)
+    if errors:
+        raise FormErrors(errors)
+    return Reading(election_kind=kind or None, seats=parsed)
+
+
+def resolve_target(services: Services, *, team_id: str, election: str | None, election_name: str | None = None,
+                   election_date: str | None = None, local_government: str | None = None,
+                   governing_body: str | None = None) -> UploadTarget:
+    """Validate the election part of the form. `election` is a stored election's id as text, NEW or None.
+    FormErrors names each field at fault: election, election_name, election_date, local_government,
+    governing_body."""
+    errors: dict[str, str] = {}
+    with services.db.read() as session:
+        workspace = ensure_workspace(session, team_id)
+        known = {e.id: e for e in elections_of(session, workspace.id)}
+        if election not in (None, "", NEW):
+            if not election.isdigit() or int(election) not in known:
+                raise FormErrors({"election": "That election is not one of this office's; choose another."})
+            return UploadTarget(election_id=int(election))
+        if election is None and known:
+            raise FormErrors({"election": "Choose an election, or “New election…”."})
+        name = _name(election_name, "election_name", "election's name", errors)
+        date = None
+        try:
+            date = dt.date.fromisoformat(election_date or "")
+        except ValueError:
+            errors["election_date"] = f"“{echo(election_date)}” is not a date." if election_date else \
+                "Choose the election day."
+        if date is not None and date > services.today():
+            errors["election_date"] = "That day has not come yet; returns are entered after the election."
+        government = _name(local_government, "local_government", "local government's name", errors)
+        body = _name(governing_body, "governing_body", "governing body (it receives the notices)", errors)
+        if name and date is not None and "election_name" not in errors:
+            clash = next((e for e in known.values()
+                          if e.name.casefold() == name.casefold() and e.election_date == date), None)
+            if clash is not None:
+                errors["election_name"] = (f"{esc(clash.name)} on {date.isoformat()} already exists; choose it in "
+                                           "the list of elections.")
+        if errors:
+            raise FormErrors(errors)
+        return UploadTarget(new_election=NewElection(name, date, government, body))
+
+
+# ------------------------------------------------------------------ the preview
+@dataclass(frozen=True)
+class Preview:
+    file_name: str
+    sha256: str
+    size: int
+    returns: Returns
+    verdicts: Verdicts
+    problems: tuple[Problem, ...]  # why it cannot be saved (empty: it can)
+    election_name: str
+    election_date: dt.date
+    local_government: str
+    multi_seat_rule: str
+    based_on: int  # the election's latest version when previewed (0: none)
+    changed: tuple[str, ...]  # contests already recorded whose counts this file changes
+    new_contests: tuple[str, ...]  # contests the latest version does not have
+    carried_over: tuple[str, ...]  # contests of the latest version this file does not have
+
+    @property
+    def identical(self) -> bool:
+        return self.based_on > 0 and not self.changed and not self.new_contests
+
+    @property
+    def correction(self) -> bool:
+        return bool(self.changed)
+
+    @property
+    def saveable(self) -> bool:
+        return not self.problems and not self.identical
+
+    @property
+    def next_version(self) -> int:
+        return self.based_on + 1
+
+
+def read_file(data: bytes, file_name: str, reading: Reading) -> tuple[Returns, tuple[Problem, ...]]:
+    """The returns the file lets us decide, and the problems that keep it from being saved. ReturnsError when
+    it cannot be read at all."""
+    try:
+        return parse_returns(data, **reading.options(file_name)), ()
+    except ReturnsError as strict:
+        returns = read_returns(data, **reading.options(file_name))  # raises if the file cannot be read at all
+        return returns, tuple(strict.problems)
+
+
+def _recorded(session: Session, version: SurveyVersion | None) -> dict[str, Mapping]:
+    """The latest version's contests by name: votes per unit per choice name."""
+    if version is None:
+        return {}
+    return {contest.name: dict(rules.votes_by_unit) for contest, rules in rules_contests(session, version)}
+
+
+def _same(parsed: Mapping, stored: Mapping) -> bool:
+    return {u: dict(c) for u, c in parsed.items()} == {u: dict(c) for u, c in stored.items()}
+
+
+def _election_of(session: Session, workspace_id: int, target: UploadTarget) -> Election | None:
+    if target.election_id is not None:
+        return require_election(session, workspace_id, target.election_id)
+    new = target.new_election
+    return session.scalar(select(Election).join(LocalGovernment).where(
+        LocalGovernment.workspace_id == workspace_id, Election.election_date == new.election_date,
+        func.lower(Election.name) == new.name.lower(),
+        func.lower(LocalGovernment.name) == new.local_government.lower()))
+
+
+def preview(services: Services, *, team_id: str, target: UploadTarget, file_name: str, data: bytes, sha256: str,
+            reading: Reading, multi_seat_rule: MultiSeatRule) -> Preview:
+    """Read the file and compare it with the election's latest version; nothing is written."""
+    returns, problems = read_file(data, file_name, reading)
+    verdicts = decide_returns(returns, multi_seat_rule)
+    with services.db.read() as session:
+        workspace = ensure_workspace(session, team_id)
+        election = _election_of(session, workspace.id, target)
+        version = latest_version(session, election.id) if election is not None else None
+        based_on = version.number if version is not None else 0
+        recorded = _recorded(session, version)
+        if election is not None:
+            name, date, government = election.name, election.election_date, election.local_government.name
+        else:
+            new = target.new_election
+            name, date, government = new.name, new.election_date, new.local_government
+    in_file = {c.name for c in returns.contests}
+    changed = tuple(c.name for c in returns.contests
+                    if c.name in recorded and not _same(c.votes_by_unit, recorded[c.name]))
+    return Preview(
+        file_name=file_name, sha256=sha256, size=len(data), returns=returns, verdicts=verdicts, problems=problems,
+        election_name=name, election_date=date, local_government=government, multi_seat_rule=multi_seat_rule.value,
+        based_on=based_on, changed=changed,
+        new_contests=tuple(c.name for c in returns.contests if c.name not in recorded),
+        carried_over=tuple(n for n in recorded if n not in in_file))
+
+
+# ------------------------------------------------------------------ saving
+@dataclass(frozen=True)
+class Saved:
+    election_id: int
+    election_name: str
+    election_date: dt.date
+    version: int
+    new_version: bool  # False: nothing was recorded (identical to `version`, or a double click saved it already)
+    already: bool  # this very file was saved as `version` since the preview (a double click)
+    contests: int
+    changed: tuple[str, ...]  # contests already recorded whose counts changed
+    carried_over: tuple[str, ...]
+    file_name: str
+    source_format: str
+    sha256: str
+    verdicts: Verdicts
+    notes: tuple[str, ...]
+    case_ids: tuple[int, ...]  # recount cases of the contests changed
+
+
+def stale(version: SurveyVersion) -> UserError:
+    return UserError(f"Survey version {version.number} was recorded since this preview (by "
+                     f"{esc(version.created_by)}); "
+                     "attach the file again to see it against the latest returns. Nothing was saved.")
+
+
+def check_before_saving(services: Services, *, team_id: str, target: UploadTarget, based_on: int,
+                        sha256: str) -> int | None:
+    """At the Save click, before any download: the version this very file was already saved as (a double
+    click), None when saving may go ahead. UserError when a newer version is in the way."""
+    with services.db.read() as session:
+        workspace = ensure_workspace(session, team_id)
+        election = _election_of(session, workspace.id, target)
+        previous = latest_version(session, election.id) if election is not None else None
+        if (previous.number if previous else 0) == based_on:
+            return None
+        if previous is not None and previous.source_sha256 == sha256:
+            return previous.number
+        if previous is None:
+            raise UserError("The returns this preview was built on are gone; attach the file again.")
+        raise stale(previous)
+
+
+def save(services: Services, *, team_id: str, actor: str, may_correct: bool, target: UploadTarget,
+         file_name: str, data: bytes, sha256: str, reading: Reading, based_on: int, multi_seat_rule: MultiSeatRule,
+         announce: Callable[[Saved], None]) -> Saved:
+    """Read the file strictly and record it as the election's next survey version, in one transaction with
+    `announce` (the outbox rows that tell the channel), or nothing at all. ReturnsError when it cannot be saved;
+    UserError when the election moved on since the preview or a correction needs an official."""
+    returns = parse_returns(data, **reading.options(file_name))
+    verdicts = decide_returns(returns, multi_seat_rule)
+    file_name = file_name[:SOURCE_NAME_LIMIT]
+    for attempt in (1, 2):
+        try:
+            with services.db.transaction() as session:
+                return _save(session, services, team_id=team_id, actor=actor, may_correct=may_correct,
+                             target=target, file_name=file_name, data=data, sha256=sha256, returns=returns,
+                             verdicts=verdicts, based_on=based_on, announce=announce)
+        except IntegrityError:
+            # Two saves at the same moment (a double click): the other created the election or the version first.
+            # Once more, and it finds what the other saved.
+            if attempt == 2:
+                raise UserError("Someone saved returns for this election at the same moment; attach the file "
+                                "again to see what was recorded.") from None
+    raise AssertionError("unreachable")
+
+
+def _save(session: Session, services: Services, *, team_id: str, actor: str, may_correct: bool,
+          target: UploadTarget, file_name: str, data: bytes, sha256: str, returns: Returns, verdicts: Verdicts,
+          based_on: int, announce: Callable[[Saved], None]) -> Saved:
+    workspace = ensure_workspace(session, team_id, actor=actor)
+    election = _election_of(session, workspace.id, target)
+    if election is not None:
+        # Two saves of one election wait for each other (PostgreSQL); SQLite's BEGIN IMMEDIATE serialises writers.
+        session.execute(select(Election.id).where(Election.id == election.id).with_for_update())
+    previous = latest_version(session, election.id) if election is not None else None
+    number = previous.number if previous else 0
+
+    def unchanged(already: bool) -> Saved:
+        return Saved(election.id, election.name, election.election_date, number, False, already,
+                     len(returns.contests), (), (), file_name, returns.source_format, sha256, verdicts,
+                     returns.notes, ())
+
+    if number != based_on:
+        if previous is not None and previous.source_sha256 == sha256:
+            return unchanged(already=True)
+        if previous is None:
+            raise UserError("The returns this preview was built on are gone; attach the file again.")
+        raise stale(previous)
+    recorded = _recorded(session, previous)
+    changed = [c.name for c in returns.contests if c.name in recorded and not _same(c.votes_by_unit,
+                                                                                    recorded[c.name])]
+    if changed and not may_correct:
+        raise UserError(f"This file changes returns already recorded in version {number} "
+                        f"({', '.join(esc(c) for c in changed)}): "
+                        f"a correction of the survey of returns, which only a designated election official may make "
+                        f"({CORRECTION_CITATION}). Ask one to save it. Nothing was saved.")
+    if election is not None:
+        name, date, government, body = (election.name, election.election_date, election.local_government.name,
+                                        None)
+    else:
+        new = target.new_election
+        name, date, government, body = new.name, new.election_date, new.local_government, new.governing_body
+    result: ImportResult = import_returns(
+        services, team_id=team_id, returns=returns, election_name=name, election_date=date,
+        local_government=government, governing_body=body, source_name=file_name, source_bytes=data, actor=actor)
+    if not result.new_version:
+        election = session.get(Election, result.election_id)
+        return unchanged(already=False)
+    stored = session.get(Election, result.election_id)
+    case_ids = tuple(session.scalars(
+        select(RecountCase.id).join(Contest, Contest.id == RecountCase.contest_id)
+        .where(Contest.election_id == stored.id, Contest.name.in_(changed)).order_by(RecountCase.id))) \
+        if changed else ()
+    saved = Saved(stored.id, stored.name, stored.election_date, result.version_number, True, False, result.contests,
+                  tuple(changed), result.carried_over, file_name, returns.source_format, sha256, verdicts,
+                  returns.notes, case_ids)
+    announce(saved)
+    return saved

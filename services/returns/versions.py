@@ -1,0 +1,222 @@
+"""The survey of returns: imported from a file or entered in a modal, always as a new version.
+
+A version is complete: it holds every contest's counts, so any version can be checked on its own.
+A new version never overwrites an old one (1306(4): a correction is recorded with its reason).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from rules.contest import Contest as RulesContest
+from rules.contest import ContestKind, Returns
+from services.errors import NotFound, UserError
+from services.office.access import ensure_workspace
+from services.services import Services
+from storage import audit
+from storage.models import Choice, Contest, Election, LocalGovernment, SurveyVersion, VoteCount
+from storage.repositories import choices_of, contests_of, counts_of_version, latest_version
+from storage.types import utcnow
+
+CountKey = tuple[int, str, int]  # (contest_id, unit, choice_id)
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    election_id: int
+    election_name: str
+    version_number: int
+    new_version: bool
+    contests: int
+    changed_contests: tuple[str, ...]
+    carried_over: tuple[str, ...]
+
+    def describe(self) -> str:
+        if not self.new_version:
+            return (f"{self.election_name}: the returns are identical to version {self.version_number}; "
+                    "no new version was made.")
+        text = (f"{self.election_name}: survey of returns version {self.version_number} recorded "
+                f"({self.contests} contests")
+        if self.version_number > 1:
+            text += f"; changed: {', '.join(self.changed_contests) or 'none'}"
+        if self.carried_over:
+            text += f"; {len(self.carried_over)} contests not in this file carried over unchanged"
+        return text + ")."
+
+
+def rules_contests(session: Session, version: SurveyVersion, contest_ids: list[int] | None = None
+                   ) -> list[tuple[Contest, RulesContest]]:
+    """The stored contests of `version` as the statute core sees them (votes per unit)."""
+    contests = contests_of(session, version.election_id)
+    if contest_ids is not None:
+        contests = [c for c in contests if c.id in set(contest_ids)]
+    counts = counts_of_version(session, version.id)
+    choices = choices_of(session, [c.id for c in contests])
+    out = []
+    for contest in contests:
+        if contest.id not in counts:
+            continue  # a contest with no returns in this version (not yet entered)
+        names = {ch.id: ch.name for ch in choices[contest.id]}
+        by_unit = {unit: {names[cid]: votes for cid, votes in per_choice.items()}
+                   for unit, per_choice in counts[contest.id].items()}
+        present = [ch.name for ch in choices[contest.id] if any(ch.name in u for u in by_unit.values())]
+        out.append((contest, RulesContest(
+            name=contest.name, choices=tuple(present), votes_by_unit=by_unit, seats=contest.seats,
+            kind=ContestKind(contest.kind),
+            choice_details={ch.name: {"party": ch.party} for ch in choices[contest.id] if ch.party})))
+    return out
+
+
+def find_or_create_government(session: Session, workspace_id: int, name: str | None,
+                              governing_body: str | None, actor: str) -> LocalGovernment:
+    governments = list(session.scalars(select(LocalGovernment).where(LocalGovernment.workspace_id == workspace_id)))
+    if name is None:
+        if len(governments) == 1:
+            return governments[0]
+        if not governments:
+            raise UserError("Name the local government conducting the election (--local-government NAME); "
+                            "none is set up yet.", field="local_government")
+        raise UserError("This office serves several local governments; name one with --local-government "
+                        f"({', '.join(g.name for g in governments)}).", field="local_government")
+    for government in governments:
+        if government.name.casefold() == name.strip().casefold():
+            if governing_body and government.governing_body != governing_body:
+                before = government.governing_body
+                government.governing_body = governing_body
+                audit.append(session, actor=actor, action="local_government.updated", entity="local_government",
+                             entity_id=government.id, before={"governing_body": before},
+                             after={"governing_body": governing_body}, workspace_id=workspace_id)
+            return government
+    government = LocalGovernment(workspace_id=workspace_id, name=name.strip(),
+                                 governing_body=governing_body or f"the governing body of {name.strip()}")
+    session.add(government)
+    session.flush()
+    audit.append(session, actor=actor, action="local_government.created", entity="local_government",
+                 entity_id=government.id, after={"name": government.name, "governing_body": government.governing_body},
+                 workspace_id=workspace_id)
+    return government
+
+
+def find_or_create_election(session: Session, government: LocalGovernment, name: str, date: dt.date,
+                            actor: str, now: dt.datetime | None = None) -> Election:
+    election = session.scalar(select(Election).where(
+        Election.local_government_id == government.id, Election.election_date == date, Election.name == name))
+    if election is None:
+        election = Election(local_government_id=government.id, name=name, election_date=date,
+                            created_at=now or utcnow())
+        session.add(election)
+        session.flush()
+        audit.append(session, actor=actor, action="election.created", entity="election", entity_id=election.id,
+                     after={"name": name, "election_date": date, "local_government": government.name},
+                     workspace_id=government.workspace_id)
+    return election
+
+
+def sync_contest(session: Session, election: Election, parsed: RulesContest, position: int, actor: str,
+                 workspace_id: int) -> tuple[Contest, dict[str, int]]:
+    """The stored contest and choices for a parsed one (created, or seats/kind updated with audit)."""
+    contest = session.scalar(select(Contest).where(Contest.election_id == election.id, Contest.name == parsed.name))
+    if contest is None:
+        contest = Contest(election_id=election.id, name=parsed.name, kind=parsed.kind.value, seats=parsed.seats,
+                          position=position)
+        session.add(contest)
+        session.flush()
+    elif (contest.seats, contest.kind) != (parsed.seats, parsed.kind.value):
+        before = {"seats": contest.seats, "kind": contest.kind}
+        contest.seats, contest.kind = parsed.seats, parsed.kind.value
+        audit.append(session, actor=actor, action="contest.updated", entity="contest", entity_id=contest.id,
+                     before=before, after={"seats": contest.seats, "kind": contest.kind}, workspace_id=workspace_id)
+    existing = {c.name: c for c in session.scalars(select(Choice).where(Choice.contest_id == contest.id))}
+    ids: dict[str, int] = {}
+    for index, name in enumerate(parsed.choices):
+        choice = existing.get(name)
+        if choice is None:
+            party = parsed.choice_details.get(name, {}).get("party")
+            choice = Choice(contest_id=contest.id, name=name, position=len(existing) + index, party=party)
+            session.add(choice)
+            session.flush()
+        ids[name] = choice.id
+    return contest, ids
+
+
+def write_version(session: Session, election: Election, counts: dict[CountKey, int], *, reason: str,
+                  evidence: list[str], source_format: str, source_name: str, source_sha256: str | None,
+                  actor: str, now: dt.datetime) -> SurveyVersion:
+    previous = latest_version(session, election.id)
+    version = SurveyVersion(
+        election_id=election.id, number=(previous.number + 1) if previous else 1, reason=reason, evidence=evidence,
+        source_format=source_format, source_name=source_name, source_sha256=source_sha256, created_by=actor,
+        created_at=now)
+    session.add(version)
+    session.flush()
+    session.add_all(VoteCount(survey_version_id=version.id, contest_id=cid, unit=unit, choice_id=chid, votes=votes)
+                    for (cid, unit, chid), votes in counts.items())
+    session.flush()
+    return version
+
+
+def flat_counts(session: Session, version: SurveyVersion | None) -> dict[CountKey, int]:
+    if version is None:
+        return {}
+    return {(cid, unit, chid): votes for cid, units in counts_of_version(session, version.id).items()
+            for unit, per_choice in units.items() for chid, votes in per_choice.items()}
+
+
+def import_returns(
+    services: Services, *, team_id: str, returns: Returns, election_name: str, election_date: dt.date,
+    local_government: str | None, governing_body: str | None = None, source_name: str = "",
+    source_bytes: bytes | None = None, actor: str,
+) -> ImportResult:
+    """Load a parsed survey of returns into an election, as a new version unless nothing changed."""
+    if not election_name.strip():
+        raise UserError("The election needs a name (--name).", field="name")
+    with services.db.transaction() as session:
+        workspace = ensure_workspace(session, team_id, actor=actor)
+        government = find_or_create_government(session, workspace.id, local_government, governing_body, actor)
+        election = find_or_create_election(session, government, election_name.strip(), election_date, actor,
+                                           services.now())
+        previous = latest_version(session, election.id)
+        before = flat_counts(session, previous)
+
+        new: dict[CountKey, int] = {}
+        in_file: set[int] = set()
+        changed: list[str] = []
+        offset = len(contests_of(session, election.id))
+        for position, parsed in enumerate(returns.contests):
+            contest, choice_ids = sync_contest(session, election, parsed, offset + position, actor, workspace.id)
+            in_file.add(contest.id)
+            mine = {(contest.id, unit, choice_ids[choice]): votes
+                    for unit, per_choice in parsed.votes_by_unit.items() for choice, votes in per_choice.items()}
+            if mine != {k: v for k, v in before.items() if k[0] == contest.id}:
+                changed.append(contest.name)
+            new.update(mine)
+        carried = {k: v for k, v in before.items() if k[0] not in in_file}
+        carried_names = tuple(sorted({c.name for c in contests_of(session, election.id)
+                                      if c.id in {k[0] for k in carried}}))
+        new.update(carried)
+
+        if previous is not None and new == before:
+            return ImportResult(election.id, election.name, previous.number, False, len(in_file), (), ())
+        sha = hashlib.sha256(source_bytes).hexdigest() if source_bytes is not None else None
+        reason = "survey of returns as imported" if previous is None else "survey of returns re-imported with changes"
+        version = write_version(session, election, new, reason=reason, evidence=[], source_format=returns.source_format,
+                                source_name=source_name, source_sha256=sha, actor=actor, now=services.now())
+        audit.append(session, actor=actor, action="survey.version_created", entity="survey_version",
+                     entity_id=version.id, before={"version": previous.number} if previous else None,
+                     after={"election": election.name, "version": version.number, "source": source_name,
+                            "sha256": sha, "format": returns.source_format, "contests": len(in_file),
+                            "changed": changed if previous else None, "carried_over": list(carried_names)},
+                     workspace_id=workspace.id)
+        return ImportResult(election.id, election.name, version.number, True, len(in_file),
+                            tuple(changed), carried_names)
+
+
+def require_election(session: Session, workspace_id: int, election_id: int) -> Election:
+    election = session.get(Election, election_id)
+    if election is None or election.local_government.workspace_id != workspace_id:
+        raise NotFound("That election is not one of this office's.")
+    return election

@@ -1,0 +1,148 @@
+"""`recount-bot import FILE`: returns into an election, one version per change, nothing written on bad input.
+Through the real console script, against SQLite and (with TEST_DATABASE_URL) PostgreSQL."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+
+from services.office.access import ensure_workspace
+from storage.db import Database
+from storage.migrate import upgrade
+from storage.models import AuditEntry, Election, SurveyVersion, Workspace
+from tests.bot.test_cli_db import ROOT, assert_refused, recount_bot
+
+EXAMPLE = ROOT / "examples" / "survey-of-returns.csv"
+ELECTION = ("--election-date", "2026-11-03", "--name", "Regular Special District Election")
+PLACE = ("--local-government", "Front Range Special Districts", "--governing-body", "Board of Directors")
+
+
+@pytest.fixture
+def database(empty_database_url):
+    db = Database(empty_database_url)
+    yield empty_database_url, db
+    db.dispose()
+
+
+def count(db: Database, model) -> int:
+    with db.transaction() as s:
+        return s.scalar(select(func.count()).select_from(model))
+
+
+def add_workspaces(db: Database, *teams: str) -> None:
+    upgrade(db)
+    with db.transaction() as s:
+        for team in teams:
+            ensure_workspace(s, team, name=f"Office {team}", actor="test")
+
+
+def run_import(url: str, path: Path, *extra: str):
+    return recount_bot("import", str(path), *ELECTION, *extra, database_url=url)
+
+
+def test_first_identical_and_changed_imports(database, tmp_path) -> None:
+    url, db = database
+    first = run_import(url, EXAMPLE, "--team", "T0OFFICE1", *PLACE)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.strip() == ("Regular Special District Election: survey of returns version 1 recorded "
+                                    "(4 contests).")
+
+    again = run_import(url, EXAMPLE, *PLACE)  # --team inferred: the database holds one workspace now
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.strip() == ("Regular Special District Election: the returns are identical to version 1; "
+                                    "no new version was made.")
+    assert count(db, SurveyVersion) == 1
+
+    changed = tmp_path / "corrected.csv"
+    changed.write_text(EXAMPLE.read_text(encoding="utf-8").replace(",Yes,2208,", ",Yes,2209,"), encoding="utf-8")
+    assert changed.read_text(encoding="utf-8") != EXAMPLE.read_text(encoding="utf-8")
+    third = run_import(url, changed)  # the local government inferred too: the office serves one
+    assert third.returncode == 0, third.stderr
+    assert "survey of returns version 2 recorded (4 contests; changed: Bear Creek Fire Protection District - " \
+           "Ballot Issue 6A)" in third.stdout
+    with db.transaction() as s:
+        versions = s.scalars(select(SurveyVersion).order_by(SurveyVersion.number)).all()
+        assert [(v.number, v.source_name) for v in versions] == [(1, EXAMPLE.name), (2, "corrected.csv")]
+        assert all(v.created_by.startswith("cli:") for v in versions)
+        actors = set(s.scalars(select(AuditEntry.actor)))
+    assert len(actors) == 1 and actors.pop().startswith("cli:")
+
+
+def test_a_bad_file_lists_every_problem_and_writes_nothing(database, tmp_path) -> None:
+    url, db = database
+    bad = tmp_path / "bad.csv"
+    bad.write_text("contest,choice,votes\nMayor,Alice,12x\nMayor,Bob,-3\n", encoding="utf-8")
+    result = run_import(url, bad, "--team", "T0OFFICE1", *PLACE)
+    assert result.returncode == 2 and result.stdout == "" and "Traceback" not in result.stderr
+    stderr = result.stderr
+    assert "2 problems in the returns; nothing was imported" in stderr
+    assert "row 2" in stderr and "row 3" in stderr
+    upgrade(db)
+    assert (count(db, SurveyVersion), count(db, Election), count(db, Workspace), count(db, AuditEntry)) == (0, 0, 0, 0)
+
+
+def test_a_refusal_by_the_service_rolls_everything_back(database) -> None:
+    url, db = database
+    # No local government named, and none set up: refused after the workspace was looked up (and made).
+    result = run_import(url, EXAMPLE, "--team", "T0OFFICE1")
+    assert_refused(result, 2, "Name the local government", "--local-government", "Nothing was imported.")
+    assert (count(db, SurveyVersion), count(db, Election), count(db, Workspace), count(db, AuditEntry)) == (0, 0, 0, 0)
+
+
+def test_a_bad_date_or_seats_option_is_named(database) -> None:
+    url, _ = database
+    assert_refused(recount_bot("import", str(EXAMPLE), "--election-date", "11/03/2026", "--name", "X",
+                                      database_url=url), 2, "--election-date '11/03/2026': expected a date")
+    assert_refused(run_import(url, EXAMPLE, "--seats", "Mayor=two"), 2, "--seats 'Mayor=two'")
+
+
+def test_team_left_out_with_no_workspace_says_how_to_get_one(database) -> None:
+    url, db = database
+    stderr = assert_refused(run_import(url, EXAMPLE, *PLACE), 2, "no Slack workspace in the database",
+                                   "first time someone uses it in Slack", "--team")
+    assert "/recount help" in stderr
+    assert count(db, SurveyVersion) == 0
+
+
+def test_team_left_out_with_one_workspace_uses_it(database) -> None:
+    url, db = database
+    add_workspaces(db, "T0ONLYONE")
+    result = run_import(url, EXAMPLE, *PLACE)
+    assert result.returncode == 0, result.stderr
+    with db.transaction() as s:
+        assert s.scalars(select(Workspace.slack_team_id)).all() == ["T0ONLYONE"]
+        assert s.scalar(select(func.count()).select_from(SurveyVersion)) == 1
+
+
+def test_team_left_out_with_several_workspaces_lists_them(database) -> None:
+    url, db = database
+    add_workspaces(db, "T0FIRST01", "T0SECOND2")
+    assert_refused(run_import(url, EXAMPLE, *PLACE), 2, "holds 2 workspaces", "--team",
+                          "T0FIRST01 (Office T0FIRST01)", "T0SECOND2 (Office T0SECOND2)")
+    assert count(db, SurveyVersion) == 0
+
+
+PRIMARY = ROOT / "tests" / "fixtures" / "returns" / "openelections-co" / "20160628__co__primary__county.csv"
+
+
+def test_a_real_file_imports_with_what_was_set_aside_and_the_readings_said(database, tmp_path) -> None:
+    url, db = database
+    result = run_import(url, PRIMARY, "--team", "T0OFFICE1", *PLACE)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "Regular Special District Election: survey of returns version 1 recorded (164 contests)."
+    assert lines[1].startswith("Reading: party primary: the file's name says so (20160628__co__primary__county.csv)")
+    # The same rows under a name that says nothing: a primary cannot be told from a general election, so
+    # nothing is recorded until the clerk says which it is.
+    unnamed = tmp_path / "returns.csv"
+    unnamed.write_bytes(PRIMARY.read_bytes())
+    refused = recount_bot("import", str(unnamed), "--election-date", "2026-06-28", "--name", "Primary",
+                          "--team", "T0OFFICE1", *PLACE, database_url=url)
+    assert refused.returncode == 2 and "nothing was imported" in refused.stderr
+    assert "contest 'State Senate - District 25': the file does not say whether it is a party primary" in refused.stderr
+    said = recount_bot("import", str(unnamed), "--election-date", "2026-06-28", "--name", "Primary",
+                       "--election-kind", "primary", "--team", "T0OFFICE1", *PLACE, database_url=url)
+    assert said.returncode == 0, said.stderr
+    assert "Reading: party primary: as you said (--election-kind)" in said.stdout
+    assert count(db, SurveyVersion) == 2
