@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
                         break
                 except OSError:
                     if time.monotonic() > deadline or server.poll() is not None:
-                        raise SystemExit(f"serve did not start: {log_path.read_text()}")
+                        raise SystemExit(f"serve did not start: {log_path.read_text()}") from None
                     time.sleep(0.2)
             assert _post(base, slack, MAIN) == 200  # the official, the cases and their cards
             verdict = slack.wait_for("chat.postMessage", count=3, timeout=120)[0].args["text"]

@@ -12,7 +12,7 @@ from typing import Iterable
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from services.public_url import check_public_base_url, public_base_url  # noqa: F401  (settings' names too)
+from services.public_url import check_public_base_url
 from storage.db import DEFAULT_DATABASE_URL, DatabaseUrlError, normalise_url
 
 SLACK_API_DEFAULT = "https://slack.com/api/"

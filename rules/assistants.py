@@ -137,7 +137,7 @@ def review_assistants(assistants: Sequence[Assistant], *, abstract_preparers: Se
             "The persons who assisted in preparing the official abstract are not recorded; (3) says they assist "
             "in the recount, so who must assist cannot be checked."))
 
-    for key, entries in by_key.items():
+    for entries in by_key.values():
         if len(entries) > 1:
             findings.append(_warn(
                 Finding.LISTED_TWICE, entries[0].name,

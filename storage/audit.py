@@ -95,12 +95,12 @@ def _chain(session: Session, book: seals.SealBook) -> VerifyResult:
         book.add(row)
         checked += 1
         prev_hash, expected_id = row.hash, row.id + 1
-    head = session.get(AuditHead, HEAD_ID)
+    stored = session.get(AuditHead, HEAD_ID)
     last_id = expected_id - 1
-    if head is None and last_id == 0:
+    if stored is None and last_id == 0:
         return VerifyResult(True, 0)
-    if head is None or head.last_id != last_id or head.last_hash != prev_hash:
-        recorded = head.last_id if head else 0
+    if stored is None or stored.last_id != last_id or stored.last_hash != prev_hash:
+        recorded = stored.last_id if stored else 0
         return VerifyResult(False, checked, last_id + 1 if recorded > last_id else recorded,
                             f"the log ends at row {last_id} but the chain head records row {recorded}: "
                             "rows were removed from the end or the head was altered")

@@ -15,6 +15,7 @@ had (not redone; its person is told, which is the other kind of job this process
 """
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import pickle
@@ -85,9 +86,9 @@ def child_main(config: DeferredConfig, jobs, progress) -> None:
                     report(DONE, job_id)
                     continue
                 if kind == RUN:
-                    work = (lambda route=route, body=body: run_job(services, route, body, clients))
+                    work = functools.partial(run_job, services, route, body, clients)
                 else:
-                    work = (lambda body=body: tell_interrupted(clients, body))
+                    work = functools.partial(tell_interrupted, clients, body)
                 pool.submit(_run, report, job_id, kind, work, submitted)
     finally:
         pool.shutdown(wait=True)

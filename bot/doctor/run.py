@@ -9,7 +9,8 @@ from slack_sdk import WebClient
 from bot.doctor import database_checks as dbc
 from bot.doctor import slack_checks as sc
 from bot.doctor.findings import Finding, Status
-from bot.settings import Settings, SettingsError, check_public_base_url, load_settings
+from bot.settings import Settings, SettingsError, load_settings
+from services.public_url import check_public_base_url
 from storage.types import utcnow
 
 SLACK_TIMEOUT = 10  # seconds per Web API call; doctor makes no retries of its own

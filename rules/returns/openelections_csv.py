@@ -422,7 +422,7 @@ def _settle_blank_rows(tally: _Tally, draft: Draft, report: Report) -> None:
     if not tally.blank_rows:
         return
     figures = _figures_by_unit(draft)
-    for level_key, votes, row, party in tally.blank_rows:
+    for level_key, votes, row, _party in tally.blank_rows:
         if isinstance(level_key, tuple):
             county, precinct = level_key
             units = [f"{county} / {precinct}" if precinct is not None else county]

@@ -14,11 +14,12 @@ from pypdf import PdfReader
 from sqlalchemy import select
 
 from bot.app_factory import build_app
-from bot.settings import SettingsError, load_settings, public_base_url
+from bot.settings import SettingsError, load_settings
 from bot.web.server import RunningServer, WebApp
 from services.completion import certificates as certs
 from services.completion.complete import complete_case
 from services.errors import UserError
+from services.public_url import public_base_url
 from storage.models import AuditEntry, Certificate
 from storage.models.conduct import link_token_sha256
 from tests.services.test_completion_services import DEO, _requested_case, _tally, services  # noqa: F401

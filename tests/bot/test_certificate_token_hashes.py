@@ -15,6 +15,7 @@ import urllib.parse
 import pytest
 from pypdf import PdfReader
 from sqlalchemy import text, update
+from sqlalchemy.exc import IntegrityError
 
 from bot.app_factory import build_app
 from bot.web.server import RunningServer, WebApp
@@ -161,7 +162,7 @@ def test_upgrading_to_0005_hashes_the_tokens_and_the_links_handed_out_keep_worki
             assert rows[1]["token_sha256"] == hashlib.sha256(token.encode()).hexdigest()
             assert "token" not in rows[1] and all(token not in str(v) for row in rows.values() for v in row.values())
             assert len({row["token_sha256"] for row in rows.values()}) == 2
-            with db.engine.connect() as conn, pytest.raises(Exception):  # still unique
+            with db.engine.connect() as conn, pytest.raises(IntegrityError):  # still unique
                 conn.execute(text("UPDATE certificates SET token_sha256 = :h WHERE id = 2"),
                              {"h": rows[1]["token_sha256"]})
                 conn.commit()

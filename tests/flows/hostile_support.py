@@ -23,9 +23,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from bot.settings import public_base_url
 from handlers.slack_text import ERROR_LIMIT, FALLBACK_LIMIT, TEXT_LIMIT
 from sandbox.slack_standin.server import RecordedCall
+from services.public_url import public_base_url
 
 EVIL_USER, EVIL_CHANNEL = "U0EVIL0001", "C0EVIL0001"  # ids a name carries: nobody and nothing in the workspace
 SEQUENCES = ("<!channel>", "<!here>", f"<@{EVIL_USER}>", f"<#{EVIL_CHANNEL}>", "<https://evil.example|x>",

@@ -221,7 +221,7 @@ def test_package_names_are_all_recognised_or_known_not_legal() -> None:
     unknown: dict[str, int] = {}
     found_per_year: dict[int, list[str]] = {}
     for year in YEARS_AHEAD:
-        for day, raw in holidays.US(subdiv="CO", observed=False, years=year, language="en_US").items():
+        for _day, raw in holidays.US(subdiv="CO", observed=False, years=year, language="en_US").items():
             for name in raw.split(";"):
                 name = name.strip()
                 holiday = classify(name)

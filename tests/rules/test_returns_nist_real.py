@@ -233,7 +233,7 @@ def test_cambridge_write_ins_outside_the_district_are_set_aside() -> None:
         party = {"par-dem": "DEMOCRAT", "par-rep": "REPUBLICAN"}[raw["PrimaryPartyIds"][0]]
         district = {"ed-6": "FIFTH DISTRICT", "ed-8": "SEVENTH DISTRICT"}[raw["ElectionDistrictId"]]
         contest = returns.contest(f"{raw['Name']} ({district}, {party})")
-        in_district = raw_totals(raw, lambda unit: unit in inside)
+        in_district = raw_totals(raw, lambda unit, inside=inside: unit in inside)
         assert sorted(contest.totals.values()) == sorted(in_district.values())
         assert set(contest.units) <= {u.strip() for u in _unit_names(document, inside)}
     assert outside == 84  # the city-wide write-in line copied into each district's contest

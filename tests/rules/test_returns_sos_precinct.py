@@ -56,7 +56,7 @@ def raw_rows(data: bytes) -> list[list[str]]:
 def raw_totals(data: bytes) -> dict[str, dict[str, int]]:
     """contest -> choice -> votes, summed straight from the rows that name a contest."""
     out: dict[str, dict[str, int]] = defaultdict(dict)
-    for county, precinct, contest, choice, party, votes in raw_rows(data)[1:]:
+    for _county, _precinct, contest, choice, _party, votes in raw_rows(data)[1:]:
         if contest:
             out[contest][choice] = out[contest].get(choice, 0) + int(votes)
     return out

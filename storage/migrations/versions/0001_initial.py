@@ -1,7 +1,7 @@
 """office, elections, survey versions, recount cases, notices, audit log
 
 Revision ID: 0001
-Revises: 
+Revises:
 Create Date: 2026-12-02 15:00:51.716557
 """
 from __future__ import annotations
