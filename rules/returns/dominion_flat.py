@@ -56,7 +56,7 @@ def is_flat_header(cells: list[str]) -> bool:
 
 def parse(source: Source, report: Report) -> list[Draft]:
     rows = records(source, report)
-    for _header_row, header in rows:
+    for header_row, header in rows:  # noqa: B007  (the row found is used after the loop)
         if any(c.strip() for c in header):
             break
     else:
