@@ -1,4 +1,4 @@
-"""docs/deploying.md and deploy/ stay true: every `recount-bot ...` command they give parses with the real CLI
+"""docs/admin/deploying.md and deploy/ stay true: every `recount-bot ...` command they give parses with the real CLI
 parser, every setting they name is one recount-bot reads (and the settings file lists them all), and the
 systemd units parse and run commands that exist."""
 from __future__ import annotations
@@ -16,7 +16,7 @@ from bot.commands.audit import KEY_FILE_VARIABLE, KEY_VARIABLE
 from bot.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
-GUIDE = ROOT / "docs" / "deploying.md"
+GUIDE = ROOT / "docs" / "admin" / "deploying.md"
 README = ROOT / "README.md"
 DEPLOY = ROOT / "deploy"
 ENV_EXAMPLE = DEPLOY / "recount-bot.env.example"
@@ -132,4 +132,4 @@ def test_the_units_are_the_three_the_guide_installs() -> None:
 
 def test_the_readme_links_the_guide() -> None:
     head = README.read_text(encoding="utf-8")[:1500]
-    assert "(docs/deploying.md)" in head
+    assert "(docs/admin/deploying.md)" in head
