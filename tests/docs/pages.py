@@ -146,11 +146,22 @@ def _arguments(rest: str) -> list[str]:
     return words
 
 
+def _joined_usage_lines(block: str) -> list[str]:
+    """A fenced block's lines, a usage line's indented continuations ("    [--team T0123ABCD]") joined to it."""
+    lines: list[str] = []
+    for line in block.splitlines():
+        if lines and re.match(r"^\s+[\[-]", line) and COMMAND.search(lines[-1]):
+            lines[-1] = f"{lines[-1]} {line.strip()}"
+        else:
+            lines.append(line)
+    return lines
+
+
 def command_lines(text: str) -> list[list[str]]:
     """The argument lists of every recount-bot command in fenced blocks and inline code."""
     found = []
     for block in FENCE.findall(text):
-        for line in block.splitlines():
+        for line in _joined_usage_lines(block):
             for match in COMMAND.finditer(line):
                 found.append(_arguments(match.group("args")))
     for span in INLINE_COMMAND.findall(text):

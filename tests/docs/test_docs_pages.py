@@ -44,6 +44,14 @@ def test_every_recount_bot_command_line_parses_and_its_options_exist(path: Path)
         check_command_line(args)
 
 
+def test_a_usage_lines_continuations_are_checked_with_it() -> None:
+    text = "```sh\nrecount-bot import FILE --name NAME\n                   [--team T0123ABCD] [--colour X]\n```\n"
+    [args] = command_lines(text)
+    assert args[-2:] == ["[--colour", "X]"]
+    with pytest.raises(AssertionError, match="no option --colour"):
+        check_command_line(args)
+
+
 def test_the_command_line_check_catches_what_a_page_could_get_wrong() -> None:
     check_command_line(["import"])  # a command named in prose
     check_command_line(["check", "FILE", "[--seats", "CONTEST=N]", "[--format", "text|json]"])  # a usage line
