@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Install recount-bot as docs/deploying.md does and start it, the way an office's server would.
+"""Install recount-bot as docs/admin/deploying.md does and start it, the way an office's server would.
 
 A clean virtual environment, `pip install <source>` with no test extras (a test-only dependency once hid that a
 real install could not start), then from a directory outside the source tree (so only what was installed is

@@ -21,7 +21,7 @@ def _settings() -> tuple[Settings | None, Finding]:
         settings = load_settings()
     except SettingsError as exc:
         return None, Finding.fail("settings", "; ".join(exc.lines),
-                                  "set them in the service's EnvironmentFile (docs/deploying.md), then restart")
+                                  "set them in the service's EnvironmentFile (docs/admin/deploying.md), then restart")
     return settings, Finding.ok("settings", "every setting is valid")
 
 

@@ -113,7 +113,7 @@ def check_public_url(public_base_url: str | None) -> Finding:
         return Finding.fail("public URL", "PUBLIC_BASE_URL is not set: certificate and observers' links point at "
                                           "http://localhost",
                             "set PUBLIC_BASE_URL to the https:// address your reverse proxy serves (see "
-                            "docs/deploying.md)")
+                            "docs/admin/deploying.md)")
     url = f"{public_base_url}/healthz"
     request = urllib.request.Request(url, headers={"User-Agent": "recount-bot doctor"})
     try:

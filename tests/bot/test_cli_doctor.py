@@ -109,7 +109,7 @@ def only_failing(result: subprocess.CompletedProcess[str], *checks: str) -> None
 
 @pytest.fixture
 def install(empty_database_url) -> Iterator[Install]:
-    """An office's install as docs/deploying.md leaves it: migrated, the official set the approvals channel, the
+    """An office's install as docs/admin/deploying.md leaves it: migrated, the official set the approvals channel, the
     bot invited to it, the token with the manifest's scopes, a worker that has run, the public URL answering."""
     db = Database(empty_database_url)
     upgrade(db)

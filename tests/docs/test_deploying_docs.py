@@ -1,9 +1,8 @@
-"""docs/deploying.md and deploy/ stay true: every `recount-bot ...` command they give parses with the real CLI
+"""docs/admin/deploying.md and deploy/ stay true: every `recount-bot ...` command they give parses with the real CLI
 parser, every setting they name is one recount-bot reads (and the settings file lists them all), and the
 systemd units parse and run commands that exist."""
 from __future__ import annotations
 
-import argparse
 import configparser
 import re
 import shlex
@@ -11,55 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.cli import build_parser
-from bot.commands.audit import KEY_FILE_VARIABLE, KEY_VARIABLE
-from bot.settings import Settings
+from tests.docs.pages import DOCS, README, ROOT, command_lines, known_settings, parses
 
-ROOT = Path(__file__).resolve().parents[2]
-GUIDE = ROOT / "docs" / "deploying.md"
-README = ROOT / "README.md"
+GUIDE = DOCS / "admin" / "deploying.md"
 DEPLOY = ROOT / "deploy"
 ENV_EXAMPLE = DEPLOY / "recount-bot.env.example"
 UNITS = sorted(DEPLOY.glob("*.service"))
-# recount-bot as a command word: at the start, after a space, or as a path's last part (.../bin/recount-bot).
-COMMAND = re.compile(r"(?:^|(?<=\s)|(?<=/bin/))recount-bot\s+(?P<args>[^`]*)")
-SHELL_ENDS = {"|", "||", "&&", ";", ">", ">>", "2>", "&"}
-FENCE = re.compile(r"^[ \t]*```[^\n]*\n(.*?)^[ \t]*```", re.S | re.M)  # indented ones in lists too
-INLINE = re.compile(r"`(recount-bot [^`]+)`")
-
-
-def known_settings() -> set[str]:
-    """Every environment variable recount-bot reads: bot/settings.py's, LOG_LEVEL, the audit key's two."""
-    aliases = {field.alias for field in Settings.model_fields.values()}
-    return aliases | {"LOG_LEVEL", KEY_FILE_VARIABLE, KEY_VARIABLE}
-
-
-def _arguments(rest: str) -> list[str]:
-    words = []
-    for word in shlex.split(rest, comments=True):
-        if word in SHELL_ENDS:
-            break
-        words.append(word)
-    return words
-
-
-def command_lines(text: str) -> list[list[str]]:
-    """The argument lists of every recount-bot command in fenced blocks and inline code."""
-    found = []
-    for block in FENCE.findall(text):
-        for line in block.splitlines():
-            for match in COMMAND.finditer(line):
-                found.append(_arguments(match.group("args")))
-    for span in INLINE.findall(text):
-        found.append(_arguments(span.removeprefix("recount-bot ")))
-    return [args for args in found if args]
-
-
-def parses(args: list[str]) -> argparse.Namespace:
-    try:
-        return build_parser().parse_args(args)
-    except SystemExit as exc:
-        raise AssertionError(f"`recount-bot {shlex.join(args)}` does not parse (exit {exc.code})") from None
 
 
 def test_the_command_finder_finds_commands_and_not_paths() -> None:
@@ -91,12 +47,6 @@ def test_the_settings_file_lists_exactly_the_settings() -> None:
     names = re.findall(r"^#?([A-Z][A-Z0-9_]*)=", ENV_EXAMPLE.read_text(encoding="utf-8"), re.M)
     assert len(names) == len(set(names)), names
     assert set(names) == known_settings()
-
-
-def test_the_readme_settings_table_lists_exactly_the_settings() -> None:
-    text = README.read_text(encoding="utf-8")
-    table = text[text.index("### Settings"):text.index("### `recount-bot serve`")]
-    assert set(re.findall(r"^\| `([A-Z_]+)` \|", table, re.M)) == known_settings()
 
 
 def _unit(path: Path) -> configparser.ConfigParser:
@@ -131,5 +81,4 @@ def test_the_units_are_the_three_the_guide_installs() -> None:
 
 
 def test_the_readme_links_the_guide() -> None:
-    head = README.read_text(encoding="utf-8")[:1500]
-    assert "(docs/deploying.md)" in head
+    assert "(docs/admin/deploying.md)" in README.read_text(encoding="utf-8")
