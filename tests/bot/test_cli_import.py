@@ -152,3 +152,16 @@ def test_a_real_file_imports_with_what_was_set_aside_and_the_readings_said(datab
     assert said.returncode == 0, said.stderr
     assert "Reading: party primary: as you said (--election-kind)" in said.stdout
     assert count(db, SurveyVersion) == 2
+
+
+def test_the_law_is_checked_and_said_with_the_readings(database) -> None:
+    url, db = database
+    given = run_import(url, EXAMPLE, "--team", "T0OFFICE1", "--law", "31-10-1207", *PLACE)
+    assert given.returncode == 0, given.stderr
+    lines = given.stdout.splitlines()
+    assert lines[1] == "Law: C.R.S. 31-10-1207 (Municipal Election Code recount) — --law 31-10-1207."
+    assert lines[2] == "Reading: recount law: C.R.S. 31-10-1207 (given with --law)"
+    # An unknown law is refused before anything is read or written.
+    assert_refused(run_import(url, EXAMPLE, "--law", "1306", *PLACE), 2, "--law", "'1306'", "1-13.5-1306",
+                   "31-10-1207", "1-10.5")
+    assert count(db, SurveyVersion) == 1
