@@ -176,17 +176,16 @@ def _until_canvass(election_date: dt.date, rollover: CompletionRollover, calenda
     """The earliest possible deadline (canvass the day after the election), with the latest beside it."""
     period, canvass_period = law.requested_completion, law.canvass
     first, last = election_date + dt.timedelta(days=1), days_after(election_date, canvass_period.days)
-    common = {"rollover": rollover, "calendar": calendar, "law": law}
     earliest = _completion(
         _Work(REQUESTED_RECOUNT_DEADLINE, period.provision.citation, "The requested recount", first, period.days,
               f"estimate until the canvass date is entered: the earliest it can be, counted from a canvass on the "
               f"day after the election, {short_day(first)}; {plural(period.days)} after canvassing (canvass day "
               f"excluded)", estimated=True),
         numbers={"election_date": election_date, "canvass_date": first, "canvass_estimated": True,
-                 "statutory_latest_canvass": last}, **common)
+                 "statutory_latest_canvass": last}, rollover=rollover, calendar=calendar, law=law)
     latest = _completion(
         _Work(REQUESTED_RECOUNT_DEADLINE, period.provision.citation, "The requested recount", last, period.days, "",
-              estimated=True), numbers={}, **common)
+              estimated=True), numbers={}, rollover=rollover, calendar=calendar, law=law)
     finish_by = earliest.numbers.get("business_day_before")
     reason = (f"Until the canvass date is entered, the earliest possible deadline: the requested recount must be "
               f"completed no later than {short_day(earliest.date)}, {plural(period.days)} after a canvass on "

@@ -225,7 +225,7 @@ def _contest_after_survey(election_date: dt.date, canvass_date: dt.date | None, 
     if canvass_date is not None:
         canvass = require_date(canvass_date, "canvass_date")
         check_canvass_date(election_date, canvass, law)
-        starts = (canvass,)
+        starts: tuple[dt.date, ...] = (canvass,)
     else:
         starts = (election_date + dt.timedelta(days=1), days_after(election_date, law.canvass.days))
     found = [_filing(start, days,

@@ -196,8 +196,6 @@ def check_automatic_recount(
     winners = _winners(ranked, seats)
     readings = ((rule_text, *((not_applied,) if not_applied and seats > 1 else ()), *contest.readings)
                 + ((WRITE_IN_READING,) if buckets else ()))
-    common = {"citation": citation, "reading": rule_text, "contest": contest.name, "kind": contest.kind,
-              "seats": seats, "rule": rule_text, "winners": winners, "readings": readings}
 
     if len(ranked) <= seats:
         what = "only one choice" if len(ranked) == 1 else f"{len(ranked)} choices for {seats} seats"
@@ -210,7 +208,8 @@ def check_automatic_recount(
                     f"{law.short(citation)}."),
             numbers={"choices": len(ranked), "seats": seats}, automatic_recount=False,
             highest=winners[0] if winners else None, next_highest=None, margin=None, max_margin_for_recount=None,
-            write_in_note=_write_in_note(contest, buckets, last), **common,
+            write_in_note=_write_in_note(contest, buckets, last), citation=citation, reading=rule_text,
+            contest=contest.name, kind=contest.kind, seats=seats, rule=rule_text, winners=winners, readings=readings,
         )
 
     highest, next_highest, pair = _pair(ranked, seats, rule)
@@ -221,7 +220,6 @@ def check_automatic_recount(
     tie_note = _tie_note(contest, ranked, automatic, highest, next_highest, law) if tie_for_last_seat else None
     if contest.kind is ContestKind.QUESTION and tie_for_last_seat:
         readings = readings + (TIED_QUESTION_READING,)
-        common["readings"] = readings
 
     if automatic:
         if margin == 0:
@@ -248,7 +246,8 @@ def check_automatic_recount(
         max_margin_for_recount=threshold, tie_for_last_seat=tie_for_last_seat, tie_note=tie_note,
         write_in_note=_write_in_note(contest, buckets, highest if seats == 1 or rule is MultiSeatRule.TOP_TWO
                                      else Standing(*ranked[seats - 1])),
-        **common,
+        citation=citation, reading=rule_text, contest=contest.name, kind=contest.kind, seats=seats, rule=rule_text,
+        winners=winners, readings=readings,
     )
 
 

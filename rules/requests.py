@@ -165,7 +165,7 @@ def _condition_problem(request: RecountRequest, requester: Requester, contest: C
         return None, None
     if condition in _CANDIDATE_CONDITIONS:
         if contest.kind is not ContestKind.CANDIDATE:
-            return (f"{where} is a ballot question; {requester.words} is not an interested party in it"
+            return (f"{where} is a ballot question; {requester.kind.label} is not an interested party in it"
                     f"{_instead(contest, law)}", None)
         own = _match_choice(contest, request.candidate_choice)
         if own is None:
@@ -173,7 +173,7 @@ def _condition_problem(request: RecountRequest, requester: Requester, contest: C
                     f"{listed}", None)
     else:
         if contest.kind is not ContestKind.QUESTION:
-            return (f"{where} is a candidate contest; {requester.words} is an interested party only for a ballot "
+            return (f"{where} is a candidate contest; {requester.kind.label} is an interested party only for a ballot "
                     f"issue or question{_instead(contest, law)}", None)
         own = _match_choice(contest, request.committee_side)
         if own is None:
@@ -193,9 +193,9 @@ def _party_problems(request: RecountRequest, kind: PartyKind | None, contest: Co
         named = "; ".join(r.words for r in law.requesting.parties)
         problem = f"{request.party_kind!r} is not one of the interested parties {law.citation} names ({named})"
         return [_problem(RequestOutcome.REFUSED_NOT_INTERESTED_PARTY, citation, problem)], None, None
-    problem, own = _condition_problem(request, requester, contest, law)
-    if problem:
-        return [_problem(RequestOutcome.REFUSED_NOT_INTERESTED_PARTY, citation, problem)], None, requester
+    condition_problem, own = _condition_problem(request, requester, contest, law)
+    if condition_problem:
+        return [_problem(RequestOutcome.REFUSED_NOT_INTERESTED_PARTY, citation, condition_problem)], None, requester
     return [], own, requester
 
 

@@ -218,8 +218,8 @@ def test_not_interested_party_reasons_say_why() -> None:
     d = evaluate_request(req(CANDIDATE, "Yes", candidate="Yes"), contest=QUESTION, election_date=ELECTION)
     assert d.reason == (
         "Refused: Pat Doe is not an interested party in Question 2A: 'Question 2A' is a ballot question; a "
-        "candidate for office is not an interested party in it (request as an eligible elector or as the issue "
-        "committee for a ballot issue or question).")
+        "candidate is not an interested party in it (request as an eligible elector or as the issue committee for a "
+        "ballot issue or question).")
     d = evaluate_request(req("news_reporter", "Garcia", DAY_AFTER), contest=CLOSE, election_date=ELECTION)
     assert d.reason.endswith("(3 more problems listed).")
 

@@ -29,7 +29,6 @@ from rules.deadlines import (
 )
 from rules.margin import MultiSeatRule, check_automatic_recount
 
-
 ROLLOVER_WORDS = ("If the last day for any act to be done or the last day of any period is a Saturday, Sunday, or "
                   "legal holiday and completion of such act involves a filing or other action during business hours, "
                   "the period is extended to include the next day which is not a Saturday, Sunday, or legal holiday.")
