@@ -19,6 +19,7 @@ from bot.commands import db as db_command
 from bot.commands import deadlines as deadlines_command
 from bot.commands import doctor as doctor_command
 from bot.commands import importing as import_command
+from bot.commands import laws as laws_command
 from bot.commands import run as run_command
 from bot.commands import sandbox as sandbox_command
 from bot.commands import serve as serve_command
@@ -29,7 +30,7 @@ from bot.commands.errors import CommandFailed, UsageError
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
 
 # Each command module offers `register(subparsers)`, which sets `func` on its parser.
-COMMANDS = (run_command, sandbox_command, check_command, deadlines_command, import_command, serve_command,
+COMMANDS = (run_command, sandbox_command, check_command, deadlines_command, laws_command, import_command, serve_command,
             socket_command, db_command, audit_command, admin_command, worker_command, case_record_command,
             doctor_command, backup_command)
 

@@ -37,6 +37,8 @@ from decimal import Decimal
 from typing import Sequence
 
 from rules.decision import Decision
+from rules.laws import DEFAULT_LAW, LawProfile
+from rules.laws.profile import Part
 from rules.money import ZERO, money
 from rules.money import format_money as money_str
 from rules.statute import DAILY_COMPENSATION_FLOOR, cite
@@ -105,13 +107,15 @@ class AssistantFinding(Decision):
     person: str | None = None
 
 
-def compensation_floor(days: int, on_governing_body: bool) -> Decimal:
-    """The least 1-13.5-1301(4) allows for `days` days: $15.00 a day, none for governing-body members."""
+def compensation_floor(days: int, on_governing_body: bool, law: LawProfile = DEFAULT_LAW) -> Decimal:
+    """The least the law allows for `days` days: under 1306, 1-13.5-1301(4)'s $15.00 a day, none for governing-body
+    members; under 31-10-1207, 31-10-1206's $10.00 a day; under 1-10.5, no daily floor (0)."""
     if type(days) is not int or days < 0:
         raise ValueError(f"days is a whole number >= 0, not {days!r}")
-    if on_governing_body:
+    daily = law.assistant_pay.daily_floor
+    if on_governing_body or daily is None:
         return ZERO
-    return money(DAILY_COMPENSATION_FLOOR.value * days, field="compensation floor")
+    return money(daily * days, field="compensation floor")
 
 
 def _warn(finding: Finding, person: str | None, reason: str, citation: str = CITATION, **numbers) -> AssistantFinding:
@@ -119,8 +123,13 @@ def _warn(finding: Finding, person: str | None, reason: str, citation: str = CIT
                             finding=finding, person=person)
 
 
-def review_assistants(assistants: Sequence[Assistant], *, abstract_preparers: Sequence[str]) -> list[AssistantFinding]:
-    """Check the assistants against (3) and their pay against 1-13.5-1301(4); warnings, or a single "ok"."""
+def review_assistants(assistants: Sequence[Assistant], *, abstract_preparers: Sequence[str],
+                      law: LawProfile = DEFAULT_LAW) -> list[AssistantFinding]:
+    """Check the assistants against (3) and their pay against 1-13.5-1301(4) (the law's own pay floor under
+    another law: 31-10-1206 under 31-10-1207; none under 1-10.5); warnings, or a single "ok"."""
+    pay_citation = PAY_CITATION if law is DEFAULT_LAW else law.assistant_pay.provision.citation
+    daily = law.assistant_pay.daily_floor
+    conduct = CITATION if law is DEFAULT_LAW else law.cite(Part.CONDUCT)
     if isinstance(abstract_preparers, str):
         raise TypeError("abstract_preparers is a sequence of names, not one string")
     preparers = {_key(p): p.strip() for p in abstract_preparers}
@@ -191,29 +200,30 @@ def review_assistants(assistants: Sequence[Assistant], *, abstract_preparers: Se
                 f"(3) says they assist, or others are appointed under 1-13.5-1301 if they cannot."))
 
     for a in assistants:
-        floor = compensation_floor(a.days_served, a.on_governing_body)
-        if a.compensation < floor:
+        floor = compensation_floor(a.days_served, a.on_governing_body, law)
+        if daily is not None and a.compensation < floor:
             days = f"{a.days_served} day" + ("" if a.days_served == 1 else "s")
             findings.append(_warn(
                 Finding.UNDERPAID, a.name,
                 f"{a.name}: paid {money_str(a.compensation)} for {days}; the floor is {money_str(floor)} "
-                f"({money_str(DAILY_COMPENSATION_FLOOR.value)} a day under {PAY_CITATION}, as (3) applies it "
+                f"({money_str(daily)} a day under {pay_citation}, as (3) applies it "
                 f"to recount assistants).",
-                citation=PAY_CITATION, paid=a.compensation, days=a.days_served, floor=floor,
-                daily_floor=DAILY_COMPENSATION_FLOOR.value, shortfall=floor - a.compensation,
-                applied_by=CITATION))
+                citation=pay_citation, paid=a.compensation, days=a.days_served, floor=floor,
+                daily_floor=daily, shortfall=floor - a.compensation,
+                applied_by=conduct))
 
     if findings:
         return findings
     total_pay = sum((a.compensation for a in assistants), ZERO)
     counts = {c.value: sum(1 for a in assistants if a.capacity is c) for c in Capacity}
+    paid_as = (f"all paid at least {money_str(daily)} a day where {pay_citation} requires it" if daily is not None
+               else f"{pay_citation} sets no daily floor")
     return [AssistantFinding(
-        outcome="ok", citation=CITATION, finding=Finding.OK,
+        outcome="ok", citation=conduct, finding=Finding.OK,
         reason=(f"{len(assistants)} assistant{'s' if len(assistants) != 1 else ''} as (3) provides: "
                 f"{counts[Capacity.PREPARED_ABSTRACT.value]} who prepared the abstract, "
                 f"{counts[Capacity.APPOINTED_REPLACEMENT.value]} appointed in their place, "
-                f"{counts[Capacity.ADDITIONAL_QUALIFIED.value]} additional; all paid at least "
-                f"{money_str(DAILY_COMPENSATION_FLOOR.value)} a day where {PAY_CITATION} requires it "
+                f"{counts[Capacity.ADDITIONAL_QUALIFIED.value]} additional; {paid_as} "
                 f"(total {money_str(total_pay)})."),
         numbers={"assistants": len(assistants), **counts, "total_compensation": total_pay},
     )]

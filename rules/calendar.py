@@ -254,6 +254,17 @@ class ColoradoCalendar:
                              self._closures.get(day)) if n]
         return "; ".join(names) if names else None
 
+    def legal_holiday(self, day: dt.date) -> str | None:
+        """The legal holiday on `day` (24-11-101: named or appointed), without the office's other closures."""
+        _check_date(day)
+        names = [n for n in (_legal_holidays(day.year).get(day), self._appointed_observed.get(day)) if n]
+        return "; ".join(names) if names else None
+
+    def office_closure(self, day: dt.date) -> str | None:
+        """A day the office entered as closed (not a legal holiday): 24-11-110 continues a filing due on it."""
+        _check_date(day)
+        return self._closures.get(day)
+
     def non_business_reason(self, day: dt.date) -> str | None:
         """Why `day` is not a business day: the holiday name (preferred), else "Saturday"/"Sunday"; None if it is one."""
         name = self.holiday_name(day)

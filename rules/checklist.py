@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from rules.decision import Decision
+from rules.laws import DEFAULT_LAW, LawProfile
+from rules.laws.profile import Part
 from rules.money import ZERO, format_money, money
 from rules.statute import cite
 
@@ -50,32 +52,43 @@ class PreCountChecklist:
         object.__setattr__(self, "collected", money(self.collected, field="collected"))
 
 
-def _item(roman: str, what: str) -> dict[str, str]:
-    return {"item": f"(2)(b)({roman})", "citation": cite(f"(2)(b)({roman})"), "what": what}
+_STEPS = {"I": "notice", "II": "cost", "III": "cost notice", "IV": "collection"}
 
 
-def counting_may_start(checklist: PreCountChecklist) -> Decision:
-    """(2)(b): "ready" when (I)-(IV) are all done, else "blocked" listing every missing item."""
+def _item(roman: str, what: str, law: LawProfile = DEFAULT_LAW) -> dict[str, str]:
+    """One missing step: under 1306 its own subsection ((2)(b)(I)-(IV)); under a law that lists the four steps in one
+    sentence (31-10-1207(2); 1-10.5-106(2)), that provision, with the step named."""
+    if law is DEFAULT_LAW:
+        return {"item": f"(2)(b)({roman})", "citation": cite(f"(2)(b)({roman})"), "what": what}
+    citation = law.cite(Part.PRE_COUNT)
+    return {"item": f"{law.short(citation)} {_STEPS[roman]}", "citation": citation, "what": what}
+
+
+def counting_may_start(checklist: PreCountChecklist, law: LawProfile = DEFAULT_LAW) -> Decision:
+    """(2)(b) (or the law's like provision): "ready" when (I)-(IV) are all done, else "blocked" listing every
+    missing item."""
+    citation = CHECKLIST_CITATION if law is DEFAULT_LAW else law.cite(Part.PRE_COUNT)
     cost = checklist.cost_determined
     collected = checklist.collected
     missing: list[dict[str, str]] = []
     reading = None
 
     if not checklist.notice_given:
-        missing.append(_item("I", "give notice of the recount as subsection (1) requires (governing body, "
-                                  "candidates, issue committees affected)"))
+        who = ("subsection (1) requires (governing body, candidates, issue committees affected)" if law is DEFAULT_LAW
+               else f"{law.notice.provision.citation} requires ({'; '.join(law.notice.recipients)})")
+        missing.append(_item("I", f"give notice of the recount as {who}", law))
     if cost is None:
-        missing.append(_item("II", "determine the cost of the recount"))
-        missing.append(_item("III", "notify the requester of the cost (once it is determined)"))
+        missing.append(_item("II", "determine the cost of the recount", law))
+        missing.append(_item("III", "notify the requester of the cost (once it is determined)", law))
         missing.append(_item("IV", f"collect the cost from the requester (collected {format_money(collected)} "
-                                   "so far; no cost determined yet)"))
+                                   "so far; no cost determined yet)", law))
         reading = NO_COST_READING
     else:
         if not checklist.requester_notified_of_cost:
-            missing.append(_item("III", f"notify the requester of the cost, {format_money(cost)}"))
+            missing.append(_item("III", f"notify the requester of the cost, {format_money(cost)}", law))
         if collected < cost:
             missing.append(_item("IV", f"collect the cost: collected {format_money(collected)} of "
-                                       f"{format_money(cost)}"))
+                                       f"{format_money(cost)}", law))
 
     still_due = None if cost is None else max(cost - collected, ZERO)
     numbers = {
@@ -90,11 +103,11 @@ def counting_may_start(checklist: PreCountChecklist) -> Decision:
     if missing:
         listed = "; ".join(f"{m['item']} {m['what']}" for m in missing)
         reason = f"Counting may not start — {len(missing)} of 4 steps before the recount missing: {listed}."
-        return Decision(outcome="blocked", citation=CHECKLIST_CITATION, reason=reason, numbers=numbers,
-                        reading=reading)
+        return Decision(outcome="blocked", citation=citation, reason=reason, numbers=numbers, reading=reading)
 
     assert cost is not None
-    extra = f" ({format_money(collected - cost)} more than the cost, held under (2)(c))" if collected > cost else ""
+    held = "(2)(c)" if law is DEFAULT_LAW else law.payment.provision.citation
+    extra = f" ({format_money(collected - cost)} more than the cost, held under {held})" if collected > cost else ""
     reason = (f"Counting may start: notice given, cost {format_money(cost)} determined and notified to the "
               f"requester, {format_money(collected)} collected{extra}.")
-    return Decision(outcome="ready", citation=CHECKLIST_CITATION, reason=reason, numbers=numbers)
+    return Decision(outcome="ready", citation=citation, reason=reason, numbers=numbers)

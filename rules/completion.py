@@ -1,4 +1,5 @@
-"""Subsection (6): after the recount.
+"""After the recount, under the election's law (1-13.5-1306(6) by default; 31-10-1207(6); 1-10.5-107(4)-(5) with the
+certificates of 1-11-103(1)).
 
 "After a recount conducted pursuant to this section has been completed, the designated election
 official shall notify the governing body of the local government conducting the election of the
@@ -15,12 +16,13 @@ Readings (the text is silent; each is applied on purpose):
 
 - "The highest number of votes" for an office with N seats: the N candidates with the most votes.
 - A tie for the last seat (the only seat, when there is one) after the recount is decided by lot
-  under 1-13.5-1304. The candidates above the tie are elected and certified; the certificate for the
+  under the law's tie section (1-13.5-1304; 31-10-1204; 1-11-102). The candidates above the tie are elected and certified; the certificate for the
   tied seat(s) is withheld until the lot is drawn. Those tied are not counted as winners (they are
   in `tied_for_last_seat`): the recount did not elect them.
 - A ballot question elects no one, so it gets no certificate; its result is the choice with the most
   votes. If the choices are tied, no choice leads; what a tie does to a ballot question is outside
-  1306 and is left to the clerk (1-13.5-1304's lot is for candidates and is not applied).
+  the recount section and is left to the clerk (the tie sections' lot is for candidates and is never applied to a
+  question: rules.margin.TIED_QUESTION_READING).
 - "The result changed" (and (2)(f)'s "does not change the result") means the winners differ: the set
   of candidates elected, or the leading choice of a question; a tie pending lot counts as a different
   result from a clear win, either way round.
@@ -40,8 +42,16 @@ from typing import Mapping
 
 from rules.contest import Contest, ContestKind
 from rules.decision import Decision
-from rules.margin import DEFAULT_MULTI_SEAT_RULE, MarginDecision, MultiSeatRule, check_automatic_recount
-from rules.statute import TIE_BY_LOT_CITATION, cite
+from rules.laws import DEFAULT_LAW, LawProfile
+from rules.laws.profile import Part
+from rules.margin import (
+    DEFAULT_MULTI_SEAT_RULE,
+    TIED_QUESTION_READING,
+    MarginDecision,
+    MultiSeatRule,
+    check_automatic_recount,
+)
+from rules.statute import cite
 
 CITATION = cite("(6)")
 REFUND_CITATION = cite("(2)(d)")
@@ -114,8 +124,10 @@ def _names(names) -> str:
 def complete_recount(
     original: Contest, amended: Contest, *, requested_in_favor_of: str | None = None,
     governing_body: str = "the governing body", multi_seat_rule: MultiSeatRule = DEFAULT_MULTI_SEAT_RULE,
+    law: LawProfile = DEFAULT_LAW,
 ) -> CompletionDecision:
-    """Subsection (6) for one contest: results, certificates, notice; with the facts (2)(d) needs."""
+    """After the recount of one contest under `law`: results, certificates, notice; with the facts the refund
+    ((2)(d) under 1306) needs."""
     if original.name != amended.name:
         raise ValueError(f"the amended count is for {amended.name!r}, not {original.name!r}")
     if set(original.choices) != set(amended.choices) or len(original.choices) != len(amended.choices):
@@ -140,7 +152,9 @@ def complete_recount(
     reversed_for = None
     if requested_in_favor_of is not None:
         reversed_for = requested_in_favor_of not in before.winners and requested_in_favor_of in after.winners
-    margin = check_automatic_recount(amended, multi_seat_rule)
+    margin = check_automatic_recount(amended, multi_seat_rule, law=law)
+    tie_citation, refund = law.tie.provision.citation, law.short(law.refund.citation)
+    trigger = law.short(law.trigger.provision.citation)
     within = margin.automatic_recount
 
     # What the clerk reads aloud.
@@ -161,7 +175,7 @@ def complete_recount(
         if tie:
             standing = (f"{_names(after.tied)} are tied for the last "
                         f"{'seat' if after.seats_by_lot == 1 else f'{after.seats_by_lot} seats'} at "
-                        f"{after_totals[after.tied[0]]:,} votes, to be decided by lot ({TIE_BY_LOT_CITATION})")
+                        f"{after_totals[after.tied[0]]:,} votes, to be decided by lot ({tie_citation})")
             certify = (f"certificates of election to {_names(certificates)}; the certificate for the tied seat is "
                        f"withheld until the lot is drawn" if certificates else
                        "the certificate of election is withheld until the lot is drawn")
@@ -180,10 +194,10 @@ def complete_recount(
         if reversed_for:
             limbs.append(f"reversed in favour of {requested_in_favor_of}")
         if within:
-            limbs.append("amended count within the (1) margin")
-        requested = (f"; (2)(d): {' and '.join(limbs)}" if limbs
-                     else f"; (2)(d): not reversed in favour of {requested_in_favor_of}, amended count outside the "
-                          f"(1) margin")
+            limbs.append(f"amended count within the {trigger} margin")
+        requested = (f"; {refund}: {' and '.join(limbs)}" if limbs
+                     else f"; {refund}: not reversed in favour of {requested_in_favor_of}, amended count outside the "
+                          f"{trigger} margin")
     reason = (f"{name}: {verdict} — {standing}{moved}; {certify}; notify {governing_body} of the results"
               f"{requested}.")
 
@@ -192,24 +206,24 @@ def complete_recount(
         readings.append(f"winners are the {seats} candidates with the most votes")
         readings.append(margin.rule)
     if tie:
-        readings.append(f"a tie for the last seat is decided by lot ({TIE_BY_LOT_CITATION}); certificates for the "
+        readings.append(f"a tie for the last seat is decided by lot ({tie_citation}); certificates for the "
                         f"tied seat are withheld until then")
     if is_question and after.tied:
-        readings.append("a tied ballot question: no choice leads; its effect is outside 1306 and left to the clerk")
+        readings.append(TIED_QUESTION_READING)
     if requested_in_favor_of is not None:
         readings.append("reversed in favour of the requester: the requested choice did not win before and wins after")
 
     outcome = (CompletionOutcome.TIE_BY_LOT if tie else
                CompletionOutcome.CHANGED if outcome_changed else CompletionOutcome.CONFIRMED).value
     return CompletionDecision(
-        outcome=outcome, citation=CITATION, reason=reason,
+        outcome=outcome, citation=law.cite(Part.RESULTS), reason=reason,
         numbers={
             "original_totals": before_totals, "amended_totals": after_totals, "changes": changes,
             "winners_before": list(before.winners), "winners_after": list(after.winners),
             "tied_before": list(before.tied), "tied_after": list(after.tied),
             "certificates": list(certificates), "notice_of_results_to": governing_body,
             # The facts (2)(d) turns on, for the settlement:
-            "refund_test_citation": REFUND_CITATION,
+            "refund_test_citation": law.refund.citation, "law": law.key,
             "requested_in_favor_of": requested_in_favor_of,
             "reversed_in_favor_of_requester": reversed_for,
             "amended_within_margin": within,
@@ -217,7 +231,7 @@ def complete_recount(
             "amended_max_margin_for_recount": margin.max_margin_for_recount,
             "amended_margin_test": margin.numbers.get("test"),
             # and the fact (2)(f) turns on:
-            "leftover_citation": LEFTOVER_CITATION,
+            "leftover_citation": law.leftover.provision.citation,
             "result_changed": outcome_changed,
         },
         reading="; ".join(readings) or None,
@@ -227,6 +241,6 @@ def complete_recount(
         outcome_changed=outcome_changed, reversed_in_favor_of_requester=reversed_for,
         amended_within_margin=within, amended_margin=margin, certificates=certificates,
         notice_of_results_to=governing_body, tie_for_last_seat=tie, tied_for_last_seat=after.tied if tie else (),
-        seats_by_lot=after.seats_by_lot if tie else 0, tie_citation=TIE_BY_LOT_CITATION if tie else None,
+        seats_by_lot=after.seats_by_lot if tie else 0, tie_citation=tie_citation if tie else None,
         requested_in_favor_of=requested_in_favor_of,
     )

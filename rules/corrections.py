@@ -33,6 +33,8 @@ from typing import Iterable, Sequence
 
 from rules.contest import WHOLE_CONTEST, Contest, Returns
 from rules.decision import Decision
+from rules.laws import DEFAULT_LAW, LawProfile
+from rules.laws.profile import Part
 from rules.statute import cite
 
 CITATION = cite("(4)")
@@ -149,9 +151,9 @@ def initial_version(contests: Iterable[Contest] | Returns) -> SurveyVersion:
     return SurveyVersion(number=1, contests=tuple(items), reason=INITIAL_REASON)
 
 
-def _refuse(previous: SurveyVersion, contest: str, why: str, **numbers) -> CorrectionRefused:
+def _refused(previous: SurveyVersion, contest: str, why: str, citation: str = CITATION, **numbers) -> CorrectionRefused:
     return CorrectionRefused(Decision(
-        outcome="refused", citation=CITATION,
+        outcome="refused", citation=citation,
         reason=f"{contest}: correction to version {previous.number} refused — {why}.",
         numbers={"version": previous.number, "contest": contest, **numbers},
     ))
@@ -159,11 +161,18 @@ def _refuse(previous: SurveyVersion, contest: str, why: str, **numbers) -> Corre
 
 def correct_survey(
     previous: SurveyVersion, corrected: Contest, *, reason: str, evidence: Sequence[str],
+    law: LawProfile = DEFAULT_LAW,
 ) -> tuple[SurveyVersion, Decision]:
     """A new version with `corrected` in place of the contest of the same name; `previous` is untouched.
 
-    Raises `CorrectionRefused` (with its decision) for a correction (4) does not allow.
+    Raises `CorrectionRefused` (with its decision) for a correction (4) does not allow (31-10-1207(4);
+    1-10.5-107(3) lets the canvass board correct the abstract alike).
     """
+    citation = CITATION if law is DEFAULT_LAW else law.cite(Part.EVIDENCE)
+
+    def _refuse(previous: SurveyVersion, contest: str, why: str, **numbers) -> CorrectionRefused:
+        return _refused(previous, contest, why, citation, **numbers)
+
     name = corrected.name
     if not isinstance(reason, str) or not reason.strip():
         raise _refuse(previous, name, "a correction must state its reason (the finding it rests on)")
@@ -198,7 +207,7 @@ def correct_survey(
         reason=one_line(reason), evidence=items, supersedes=previous.number,
     )
     decision = Decision(
-        outcome="corrected", citation=CITATION,
+        outcome="corrected", citation=citation,
         reason=(f"{name}: version {version.number} supersedes version {previous.number}: "
                 f"{describe_changes(changes)} — {version.reason}."),
         numbers={

@@ -1,10 +1,13 @@
-"""(2)(b)(II): determining the cost of a requested recount, item by item.
+"""Determining the cost of a requested recount, item by item, under the election's law (1-13.5-1306(2)(b)(II) by
+default; 31-10-1207(2); 1-10.5-106(2), which also sets the day it is determined by: rules.completion_deadlines).
 
 The statute says only "determine the cost". The office itemises it so the requester can see what
 they pay for: staff hours at an hourly rate; canvass board members and assistants per day, each at a
 daily fee that 1-13.5-1301(4) (applied to assistants by 1306(3)) puts at no less than fifteen dollars
 for anyone who is not a member of the governing body; supplies; anything else. A fee below that floor
-is refused rather than warned about: a cost built on an unlawful fee would be collected wrongly.
+is refused rather than warned about: a cost built on an unlawful fee would be collected wrongly. The floor is the
+law's (`LawProfile.assistant_pay`): $15.00 a day under 1306 (1-13.5-1301(4)), $10.00 under 31-10-1207 (31-10-1206),
+none under 1-10.5 (1-6-115's counting judges' fee is a minimum per election, not per day).
 """
 from __future__ import annotations
 
@@ -13,8 +16,10 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from rules.decision import Decision
+from rules.laws import DEFAULT_LAW, LawProfile
+from rules.laws.profile import Part
 from rules.money import CENT, ZERO, format_money, money
-from rules.statute import DAILY_COMPENSATION_FLOOR, cite
+from rules.statute import cite
 
 COST_CITATION = cite("(2)(b)(II)")
 ASSISTANTS_CITATION = cite("(3)")
@@ -108,25 +113,34 @@ class CostDetermination(Decision):
         return self.outcome == "determined"
 
 
-def determine_cost(items: list[CostItem] | tuple[CostItem, ...]) -> CostDetermination:
-    """The cost of the recount: every item, its amount, the total; refused if a fee is under the floor."""
-    items = tuple(items)
-    floor = DAILY_COMPENSATION_FLOOR.value
+def _floor_problems(items: tuple[CostItem, ...], law: LawProfile) -> list[dict]:
+    floor, pay = law.assistant_pay.daily_floor, law.assistant_pay.provision.citation
+    if floor is None:
+        return []
+    conduct = law.cite(Part.CONDUCT)
     problems = []
     for index, item in enumerate(items, start=1):
         if item.kind.per_day and item.persons > item.governing_body_members and item.rate < floor:
             problems.append({
-                "item": index, "field": "rate", "citation": DAILY_COMPENSATION_FLOOR.citation,
+                "item": index, "field": "rate", "citation": pay,
                 "message": (f"{item.kind.label}: {format_money(item.rate)} a day is below the "
-                            f"{format_money(floor)} a day that {DAILY_COMPENSATION_FLOOR.citation} requires for "
-                            "anyone not on the governing body" +
-                            (f" (applied to assistants by {ASSISTANTS_CITATION})"
-                             if item.kind is CostItemKind.ASSISTANTS else "")),
+                            f"{format_money(floor)} a day that {pay} requires for anyone not on the governing body"
+                            + (f" (applied to assistants by {conduct})"
+                               if item.kind is CostItemKind.ASSISTANTS else "")),
             })
+    return problems
+
+
+def determine_cost(items: list[CostItem] | tuple[CostItem, ...], *, law: LawProfile = DEFAULT_LAW
+                   ) -> CostDetermination:
+    """The cost of the recount: every item, its amount, the total; refused if a fee is under the law's floor."""
+    items = tuple(items)
+    citation = COST_CITATION if law is DEFAULT_LAW else law.cost.provision.citation
+    problems = _floor_problems(items, law)
     total = sum((item.amount for item in items), ZERO)
-    numbers = {"total": total, "lines": [item.describe() for item in items], "items": len(items)}
+    numbers = {"total": total, "lines": [item.describe() for item in items], "items": len(items), "law": law.key}
     if not items:
-        problems.append({"item": 0, "field": "items", "citation": COST_CITATION,
+        problems.append({"item": 0, "field": "items", "citation": citation,
                          "message": "list at least one item of the cost"})
     if problems:
         return CostDetermination(
@@ -134,7 +148,7 @@ def determine_cost(items: list[CostItem] | tuple[CostItem, ...]) -> CostDetermin
             reason="The cost cannot be determined: " + "; ".join(p["message"] for p in problems) + ".",
             numbers=numbers, items=items, total=total, problems=tuple(problems))
     return CostDetermination(
-        outcome="determined", citation=COST_CITATION,
+        outcome="determined", citation=citation,
         reason=f"Cost of the recount determined at {format_money(total)} ({len(items)} item"
                f"{'s' if len(items) != 1 else ''}).",
         numbers=numbers, items=items, total=total)

@@ -1,5 +1,6 @@
 """What is still owed for a recount case, from what has been recorded: the one list that App Home's "Waiting on
-you", the case card and the daily reminders all show.
+you", the case card and the daily reminders all show. Each duty cites the election's law (`duties_of(law=...)`;
+1-13.5-1306 by default, whose subsections are named below; 31-10-1207 and 1-10.5 have their own, from the profile).
 
 The duties, each with the subsection that makes it one:
 
@@ -25,6 +26,8 @@ import enum
 from dataclasses import dataclass
 from decimal import Decimal
 
+from rules.laws import DEFAULT_LAW, LawProfile
+from rules.laws.profile import Part
 from rules.money import ZERO, format_money
 from rules.statute import TIE_BY_LOT_CITATION, cite
 
@@ -35,6 +38,14 @@ DUTIES_READING = (
 )
 
 
+def duties_reading(law: LawProfile = DEFAULT_LAW) -> str:
+    if law is DEFAULT_LAW:
+        return DUTIES_READING
+    cited = ", ".join(dict.fromkeys((law.cite(Part.RESULTS), law.refund.citation, law.leftover.provision.citation)))
+    return (f"{cited} set no day for what follows the completion of a recount; recount-bot reads each as owed from "
+            f"the completion on, lists it until it is recorded done and reminds the office of what is left every day")
+
+
 class DutyKind(str, enum.Enum):
     NOTICE = "notice"  # (1) / (2)(b)(I): a notice of the recount not yet given
     RESULTS_NOTICE = "results_notice"  # (6)
@@ -43,6 +54,7 @@ class DutyKind(str, enum.Enum):
     DEPOSIT_RETURN = "deposit_return"  # (2)(f)
     BALANCE = "balance"  # (2)(c)
     LOT = "lot"  # 1-13.5-1304: the drawing of lots for a tie the recount left
+    TO_OFFICIALS = "to_officials"  # 1-10.5-106(2), 2022 text: the unused escrow, to the officials who conducted it
     AMENDED_NOTICE = "amended_notice"  # (6): the notice of the results amended by the lot
 
 
@@ -76,6 +88,7 @@ class CaseFacts:
     settlement_outcome: str | None = None  # rules.settlement.SettlementOutcome value
     refund: Decimal = ZERO
     deposit_return: Decimal = ZERO
+    to_officials: Decimal = ZERO
     money_returned: bool = False
     requester: str = "the requester"
     balance_outstanding: Decimal = ZERO
@@ -99,8 +112,35 @@ class Duty:
 RECIPIENT = {"governing_body": "the governing body", "candidate": "candidate", "issue_committee": "issue committee"}
 
 
-def duties_of(facts: CaseFacts) -> tuple[Duty, ...]:
-    """Everything still owed for the case, in the order the statute lists it."""
+def _money_duties(facts: CaseFacts, law: LawProfile) -> list[Duty]:
+    owed: list[Duty] = []
+    if not facts.money_returned:
+        if facts.settlement_outcome == "refund" and facts.refund > ZERO:
+            owed.append(Duty(DutyKind.REFUND, facts.case_id, f"Refund {format_money(facts.refund)} to {facts.requester}",
+                             _cite(law, "(2)(d)", law.refund.citation), facts.case_id))
+        elif facts.settlement_outcome == "return_unused_deposit" and facts.deposit_return > ZERO:
+            owed.append(Duty(DutyKind.DEPOSIT_RETURN, facts.case_id,
+                             f"Return the unused deposit of {format_money(facts.deposit_return)} to {facts.requester}",
+                             _cite(law, "(2)(f)", law.leftover.provision.citation), facts.case_id))
+        elif facts.settlement_outcome == "unused_to_officials" and facts.to_officials > ZERO:
+            owed.append(Duty(DutyKind.TO_OFFICIALS, facts.case_id,
+                             f"Pay the unused escrow of {format_money(facts.to_officials)} to the election officials "
+                             f"who conducted the recount (not returned to {facts.requester}; confirm the text in "
+                             f"force)", law.leftover.provision.citation, facts.case_id))
+    if facts.balance_outstanding > ZERO:
+        owed.append(Duty(DutyKind.BALANCE, facts.case_id,
+                         f"Collect the balance of {format_money(facts.balance_outstanding)} due from "
+                         f"{facts.requester}", _cite(law, "(2)(c)", law.payment.provision.citation), facts.case_id))
+    return owed
+
+
+def _cite(law: LawProfile, default_subsection: str, citation: str) -> str:
+    """The 1306 subsection (unchanged for the callers that know it) or the law's own provision."""
+    return cite(default_subsection) if law is DEFAULT_LAW else citation
+
+
+def duties_of(facts: CaseFacts, law: LawProfile = DEFAULT_LAW) -> tuple[Duty, ...]:
+    """Everything still owed for the case under `law`, in the order the statute lists it."""
     owed: list[Duty] = []
     for notice in facts.notices:
         who = RECIPIENT.get(notice.recipient_kind, notice.recipient_kind)
@@ -108,36 +148,25 @@ def duties_of(facts: CaseFacts) -> tuple[Duty, ...]:
                          notice.citation, notice.id))
     if not facts.completed:
         return tuple(owed)
+    results = law.cite(Part.RESULTS)
     if not facts.results_notified:
         owed.append(Duty(DutyKind.RESULTS_NOTICE, facts.case_id,
-                         f"Notify {facts.governing_body} of the results of the recount", cite("(6)"), facts.case_id))
+                         f"Notify {facts.governing_body} of the results of the recount", results, facts.case_id))
     if facts.tied_for_lot:
+        by = "" if law is DEFAULT_LAW else f" (drawn by {law.tie.drawn_by})"
         owed.append(Duty(DutyKind.LOT, facts.case_id,
-                         f"Record the drawing of lots among {', '.join(facts.tied_for_lot)} for the tied seat",
-                         TIE_BY_LOT_CITATION, facts.case_id))
+                         f"Record the drawing of lots among {', '.join(facts.tied_for_lot)} for the tied seat{by}",
+                         TIE_BY_LOT_CITATION if law is DEFAULT_LAW else law.tie.provision.citation, facts.case_id))
     if facts.amended_notice_owed:
         owed.append(Duty(DutyKind.AMENDED_NOTICE, facts.case_id,
-                         f"Send {facts.governing_body} the notice of the results amended by the lot", cite("(6)"),
+                         f"Send {facts.governing_body} the notice of the results amended by the lot", results,
                          facts.case_id))
     for certificate in facts.certificates:
         if not certificate.delivered:
             owed.append(Duty(DutyKind.CERTIFICATE, facts.case_id,
-                             f"Deliver the certificate of election to {certificate.candidate}", cite("(6)"),
-                             certificate.id))
-    if not facts.money_returned:
-        if facts.settlement_outcome == "refund" and facts.refund > ZERO:
-            owed.append(Duty(DutyKind.REFUND, facts.case_id,
-                             f"Refund {format_money(facts.refund)} to {facts.requester}", cite("(2)(d)"),
-                             facts.case_id))
-        elif facts.settlement_outcome == "return_unused_deposit" and facts.deposit_return > ZERO:
-            owed.append(Duty(DutyKind.DEPOSIT_RETURN, facts.case_id,
-                             f"Return the unused deposit of {format_money(facts.deposit_return)} to {facts.requester}",
-                             cite("(2)(f)"), facts.case_id))
-    if facts.balance_outstanding > ZERO:
-        owed.append(Duty(DutyKind.BALANCE, facts.case_id,
-                         f"Collect the balance of {format_money(facts.balance_outstanding)} due from "
-                         f"{facts.requester}", cite("(2)(c)"), facts.case_id))
-    return tuple(owed)
+                             f"Deliver the certificate of election to {certificate.candidate}",
+                             law.cite(Part.CERTIFICATE), certificate.id))
+    return tuple(owed + _money_duties(facts, law))
 
 
 def money_to_return(facts: CaseFacts) -> Decimal:

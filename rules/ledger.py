@@ -1,4 +1,6 @@
-"""Subsection (2)(c): the money paid for a requested recount, held and spent.
+"""The money paid for a requested recount, held and spent: 1-13.5-1306(2)(c) by default ("held and used"); under
+31-10-1207(2) and 1-10.5-106(2) it is "placed in escrow". Each entry's citation follows the election's law
+(`entry_citation`); the arithmetic is the same under every law.
 
 "(c) The interested party that requested the recount shall pay on demand the cost of the recount to
 the designated election official. The funds paid to the designated election official for the recount
@@ -8,7 +10,7 @@ A `Ledger` is an immutable list of entries; every figure is derived from them, a
 checked as it is added (and again when a ledger is rebuilt from stored entries), so a ledger that
 exists is a ledger that balances:
 
-    held = paid + governing_body_paid - expenses - refunded - returned   (never negative)
+    held = paid + governing_body_paid - expenses - refunded - returned - to_officials   (never negative)
     due  = max(cost_determined - paid, 0)
 
 Readings the brief and the statute leave open:
@@ -28,6 +30,7 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
+from rules.laws import DEFAULT_LAW, LawProfile
 from rules.money import ZERO, format_money, money
 from rules.statute import cite
 
@@ -42,6 +45,7 @@ class EntryKind(str, enum.Enum):
     REFUND = "refund"  # (2)(d): the payment refunded to the requester
     DEPOSIT_RETURN = "deposit_return"  # (2)(f): the unused portion of the deposit returned
     GOVERNING_BODY_PAYMENT = "governing_body_payment"  # (2)(d) with (1): the governing body bears the cost
+    PAID_TO_OFFICIALS = "paid_to_officials"  # 1-10.5-106(2), 2022 text: escrow not refunded, to the officials
 
 
 PAID_KINDS = frozenset({EntryKind.PAYMENT, EntryKind.BALANCE_COLLECTED})
@@ -53,7 +57,24 @@ _KIND_CITATION = {
     EntryKind.REFUND: cite("(2)(d)"),
     EntryKind.DEPOSIT_RETURN: cite("(2)(f)"),
     EntryKind.GOVERNING_BODY_PAYMENT: cite("(2)(d)"),
+    EntryKind.PAID_TO_OFFICIALS: cite("(2)(f)"),
 }
+
+
+def entry_citation(kind: EntryKind, law: LawProfile = DEFAULT_LAW) -> str:
+    """The provision an entry of `kind` is made under, in `law`."""
+    if law is DEFAULT_LAW:
+        return _KIND_CITATION[kind]
+    return {
+        EntryKind.COST_DETERMINED: law.cost.provision.citation,
+        EntryKind.PAYMENT: law.payment.provision.citation,
+        EntryKind.BALANCE_COLLECTED: law.payment.provision.citation,
+        EntryKind.EXPENSE: law.payment.provision.citation,
+        EntryKind.REFUND: law.refund.citation,
+        EntryKind.DEPOSIT_RETURN: law.leftover.provision.citation,
+        EntryKind.GOVERNING_BODY_PAYMENT: law.refund.citation,
+        EntryKind.PAID_TO_OFFICIALS: law.leftover.provision.citation,
+    }[kind]
 
 
 @dataclass(frozen=True)
@@ -89,10 +110,12 @@ class _Totals:
     expenses: Decimal = ZERO
     refunded: Decimal = ZERO
     returned: Decimal = ZERO
+    to_officials: Decimal = ZERO
 
     @property
     def held(self) -> Decimal:
-        return self.paid + self.governing_body_paid - self.expenses - self.refunded - self.returned
+        return (self.paid + self.governing_body_paid - self.expenses - self.refunded - self.returned
+                - self.to_officials)
 
     def after(self, entry: LedgerEntry) -> "_Totals":
         """The totals once `entry` is applied; ValueError if it would break the ledger."""
@@ -105,7 +128,8 @@ class _Totals:
             return replace(self, governing_body_paid=self.governing_body_paid + amount)
         held = self.held
         what = {EntryKind.EXPENSE: "an expense", EntryKind.REFUND: "a refund",
-                EntryKind.DEPOSIT_RETURN: "a return of the unused deposit"}[kind]
+                EntryKind.DEPOSIT_RETURN: "a return of the unused deposit",
+                EntryKind.PAID_TO_OFFICIALS: "a payment of the unused escrow to the officials"}[kind]
         if amount > held:
             hint = (" — collect the balance from the requester first (2)(c)" if kind is EntryKind.EXPENSE
                     else " — the governing body makes good what was spent (2)(d)" if kind is EntryKind.REFUND
@@ -114,6 +138,8 @@ class _Totals:
                              f"{format_money(held)} held ({entry.citation}){hint}")
         if kind is EntryKind.EXPENSE:
             return replace(self, expenses=self.expenses + amount)
+        if kind is EntryKind.PAID_TO_OFFICIALS:
+            return replace(self, to_officials=self.to_officials + amount)
         given_back = self.refunded + self.returned + amount
         if given_back > self.paid:
             raise ValueError(f"{kind.value}: {format_money(given_back)} refunded and returned in all would be "
@@ -191,15 +217,20 @@ class Ledger:
         cost = self._t.cost_determined
         return ZERO if cost is None else max(cost - self._t.paid, ZERO)
 
-    def summary(self) -> dict[str, Any]:
+    @property
+    def to_officials(self) -> Decimal:
+        return self._t.to_officials
+
+    def summary(self, law: LawProfile = DEFAULT_LAW) -> dict[str, Any]:
         return {
-            "citation": LEDGER_CITATION,
+            "citation": LEDGER_CITATION if law is DEFAULT_LAW else law.payment.provision.citation,
             "cost_determined": self.cost_determined,
             "paid": self.paid,
             "governing_body_paid": self.governing_body_paid,
             "expenses": self.expenses,
             "refunded": self.refunded,
             "returned": self.returned,
+            "to_officials": self.to_officials,
             "held": self.held,
             "due": self.due,
             "entries": len(self.entries),

@@ -1,4 +1,7 @@
-"""1-13.5-1304: a tie that the recount did not break is decided by lot.
+"""A tie the recount did not break is decided by lot, drawn by whom the election's law says: the canvass board
+(1-13.5-1304, the default), the clerk and the clerk's assistant (31-10-1204), or the board of canvassers (1-11-102,
+for the nonpartisan contests of a coordinated election). Each speaks of candidates "for the same office": a tied
+ballot question is never drawn (`tie_to_draw` returns None for one).
 
 The section's words were not available to this project verbatim (see README, "Readings of the statute"). What
 is applied is what every statement of it agrees on, and what its twin in the Uniform Election Code says
@@ -34,6 +37,8 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from rules.decision import Decision
+from rules.laws import DEFAULT_LAW, LawProfile
+from rules.laws.profile import Part
 from rules.statute import TIE_BY_LOT_CITATION, cite
 
 LOT_CITATION = TIE_BY_LOT_CITATION  # "C.R.S. 1-13.5-1304"
@@ -45,6 +50,22 @@ LOT_NOTICE_READING = (
 LOT_AFTER_RECOUNT_READING = (
     "the lot follows the completed recount and does not rewrite it: it is a second decision, and the certificate "
     "of election (1306(6)) for the tied seat is made for the winner of the lot")
+
+
+def lot_readings(law: LawProfile = DEFAULT_LAW) -> str:
+    if law is DEFAULT_LAW:
+        return f"{LOT_NOTICE_READING}; {LOT_AFTER_RECOUNT_READING}"
+    tie, certificate = law.tie.provision.citation, law.cite(Part.CERTIFICATE)
+    readings = [
+        f"notice of the drawing to each tied candidate ({tie}) is recorded with when and how it was given and must "
+        f"come before the drawing; whether it was reasonable is the official's judgement, and the record shows how "
+        f"long before the drawing each was given",
+        f"the lot follows the completed recount and does not rewrite it: it is a second decision, and the certificate "
+        f"of election ({certificate}) for the tied seat is made for the winner of the lot",
+    ]
+    if law.tie.reading:
+        readings.append(law.tie.reading)
+    return "; ".join(readings)
 
 
 class LotMethod(str, enum.Enum):
@@ -140,9 +161,10 @@ def _before(notice: CandidateNotice, drawn_at: dt.datetime) -> str:
 
 
 def decide_lot(tie: TieForLot, *, winners: Sequence[str], notices: Sequence[CandidateNotice],
-               drawn_at: dt.datetime) -> LotDecision:
-    """Who the lot elects: exactly `tie.seats_by_lot` of the tied candidates, none twice, each tied candidate
-    noticed before the drawing. Anything else raises LotInvalid naming the field and the value."""
+               drawn_at: dt.datetime, law: LawProfile = DEFAULT_LAW) -> LotDecision:
+    """Who the lot elects under `law`: exactly `tie.seats_by_lot` of the tied candidates, none twice, each tied
+    candidate noticed before the drawing. Anything else raises LotInvalid naming the field and the value."""
+    lot_citation, certificate_citation = law.tie.provision.citation, law.cite(Part.CERTIFICATE)
     if drawn_at.tzinfo is None or any(n.given_at.tzinfo is None for n in notices):
         raise ValueError("times must be timezone-aware")
     chosen = tuple(winners)
@@ -151,7 +173,7 @@ def decide_lot(tie: TieForLot, *, winners: Sequence[str], notices: Sequence[Cand
     strangers = [w for w in chosen if w not in tie.tied]
     if strangers:
         raise LotInvalid(f"{_names(strangers)} {'is' if len(strangers) == 1 else 'are'} not tied for "
-                         f"{tie.what}: the lot is between {_names(tie.tied)} ({LOT_CITATION}).", "winners")
+                         f"{tie.what}: the lot is between {_names(tie.tied)} ({lot_citation}).", "winners")
     if len(set(chosen)) != len(chosen):
         raise LotInvalid("A candidate is named twice among the winners of the lot.", "winners")
     if len(chosen) != tie.seats_by_lot:
@@ -164,27 +186,29 @@ def decide_lot(tie: TieForLot, *, winners: Sequence[str], notices: Sequence[Cand
                          "tied.", "notices")
     missing = [c for c in tie.tied if c not in by_candidate]
     if missing:
-        raise LotInvalid(f"Record the notice of the drawing given to {_names(missing)} ({LOT_CITATION}): each tied "
+        raise LotInvalid(f"Record the notice of the drawing given to {_names(missing)} ({lot_citation}): each tied "
                          "candidate is given notice of it.", "notices")
     late = [c for c in tie.tied if by_candidate[c].given_at > drawn_at]
     if late:
         raise LotInvalid(f"The notice to {_names(late)} is after the drawing; notice of the drawing comes before "
-                         f"it ({LOT_CITATION}).", "notices")
+                         f"it ({lot_citation}).", "notices")
 
     winners_in_order = tuple(c for c in tie.tied if c in chosen)
     others = tuple(c for c in tie.tied if c not in chosen)
     verb = "wins" if len(winners_in_order) == 1 else "win"
-    reason = (f"{tie.contest + ': ' if tie.contest else ''}{_names(winners_in_order)} {verb} {tie.what} by lot over "
+    drawn = "" if law is DEFAULT_LAW else f" drawn by {law.tie.drawn_by}"
+    reason = (f"{tie.contest + ': ' if tie.contest else ''}{_names(winners_in_order)} {verb} {tie.what} by lot{drawn} over "
               f"{_names(others)}, tied at {tie.votes:,} votes after the recount; the certificate of election is made "
-              f"for {_names(winners_in_order)} ({CERTIFICATE_CITATION}).")
+              f"for {_names(winners_in_order)} ({certificate_citation}).")
     noticed = {c: {"given_at": by_candidate[c].given_at, "method": by_candidate[c].method,
                    "before_drawing": _before(by_candidate[c], drawn_at)} for c in tie.tied}
     return LotDecision(
-        outcome="decided_by_lot", citation=LOT_CITATION, reason=reason,
+        outcome="decided_by_lot", citation=lot_citation, reason=reason,
         numbers={"tied": list(tie.tied), "votes_each": tie.votes, "seats_by_lot": tie.seats_by_lot,
                  "for_first": tie.for_first, "clear_winners": list(tie.clear_winners),
                  "winners": list(winners_in_order), "not_elected": list(others), "drawn_at": drawn_at,
-                 "notices": noticed, "certificate_citation": CERTIFICATE_CITATION},
-        reading=f"{LOT_NOTICE_READING}; {LOT_AFTER_RECOUNT_READING}",
+                 "notices": noticed, "certificate_citation": certificate_citation, "drawn_by": law.tie.drawn_by,
+                 "law": law.key},
+        reading=lot_readings(law),
         tied=tie.tied, winners=winners_in_order, not_elected=others, seats_by_lot=tie.seats_by_lot, votes=tie.votes,
     )

@@ -1,8 +1,12 @@
-"""Subsection (1): is a recount automatic?
+"""Is a recount automatic? The law's trigger (`LawProfile.trigger`), 1-13.5-1306(1) by default:
 
 "...if it appears, as evidenced by the survey of returns, that the difference between the highest
 number of votes cast in the election and the next highest number of votes cast in the election is
 less than or equal to one-half of one percent of the highest number of votes cast in the election."
+
+31-10-1207(1) says the same of a municipal election; 1-10.5-101(1)(b) says it of "any election contest" and adds
+the multi-seat rule itself (last winner against first loser), so under it the multi-seat reading is not the
+office's to choose: the verdict cites the statute, and an office reading that differs is named as not applied.
 
 The test is done in exact integer arithmetic: (highest - next) * 200 <= highest. No division, no
 rounding, no floats; 500 vs 498 triggers (2 * 200 = 400 <= 500) and 500 vs 497 does not (600 > 500).
@@ -17,6 +21,11 @@ compare when several seats are filled is therefore a reading, chosen explicitly 
 
 Single-seat contests are the same under both readings. Every verdict names the reading it used.
 
+Ties: a tie at the last seat (or the only one) is within every margin, so a recount is automatic; `winners` then
+names only the choices above the tie, never one of the tied ones. A tie between candidates that survives the
+recount is decided by lot (1-13.5-1304; 31-10-1204; 1-11-102 — each speaks of candidates "for the same office");
+a tied ballot question is never sent to the lot (TIED_QUESTION_READING).
+
 Write-in buckets: a line such as "Write-ins" holds votes for people the file does not name. It is
 not a candidate (it cannot be elected, so it is never "the highest" or "the next highest"), but one
 write-in candidate could hold all of its votes. When the bucket alone is within 1/2 of 1% of the
@@ -28,10 +37,12 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from fractions import Fraction
 
 from rules.contest import Contest, ContestKind
 from rules.decision import Decision
-from rules.statute import AUTOMATIC_RECOUNT_MARGIN, MULTI_SEAT_MODEL_CITATION, TIE_BY_LOT_CITATION
+from rules.laws import DEFAULT_LAW, LawProfile
+from rules.statute import AUTOMATIC_RECOUNT_MARGIN
 
 
 class MultiSeatRule(str, enum.Enum):
@@ -40,14 +51,41 @@ class MultiSeatRule(str, enum.Enum):
 
     @property
     def description(self) -> str:
+        return self.description_for(DEFAULT_LAW)
+
+    def description_for(self, law: LawProfile) -> str:
+        if law.multi_seat.statutory_rule is not None:
+            return (f"multi-seat: last winner vs first loser, as a share of the last winner's votes, as "
+                    f"{law.multi_seat.provision.citation} says")
         if self is MultiSeatRule.LAST_WINNER_FIRST_LOSER:
             return (f"multi-seat reading: last winner vs first loser, as a share of the last winner's votes "
-                    f"(as {MULTI_SEAT_MODEL_CITATION}; 1306 is silent)")
-        return "multi-seat reading: the two highest totals (the literal words of 1306(1))"
+                    f"(as {law.multi_seat.provision.citation}; {law.section} is silent)")
+        return f"multi-seat reading: the two highest totals (the literal words of {law.trigger.provision.citation})"
+
+
+def multi_seat_rule_under(law: LawProfile, wanted: MultiSeatRule) -> tuple[MultiSeatRule, str | None]:
+    """The rule a multi-seat contest is compared by under `law`, and a note when the office's reading `wanted` is
+    not applied because the law itself says which totals to compare (1-10.5-101(1)(b))."""
+    if law.multi_seat.statutory_rule is None:
+        return wanted, None
+    statutory = MultiSeatRule(law.multi_seat.statutory_rule)
+    if statutory is wanted:
+        return statutory, None
+    return statutory, (f"the office's multi-seat reading '{wanted.value}' is not applied: "
+                       f"{law.multi_seat.provision.citation} says which totals to compare")
 
 
 DEFAULT_MULTI_SEAT_RULE = MultiSeatRule.LAST_WINNER_FIRST_LOSER
 SINGLE_SEAT_READING = "single seat: the highest against the next highest, as 1306(1) reads"
+TIED_QUESTION_READING = (
+    "a tied ballot question is not decided by lot: the tie sections (1-13.5-1304, 31-10-1204, 1-11-102) speak of "
+    "candidates for an office; the bot names no choice as leading, and what the tie does to the measure is left to "
+    "the clerk"
+)
+
+
+def single_seat_reading(law: LawProfile = DEFAULT_LAW) -> str:
+    return f"single seat: the highest against the next highest, as {law.trigger.provision.citation} reads"
 WRITE_IN_READING = ("write-in line: an aggregate of votes for people not named, so never the highest or next "
                     "highest; flagged when it alone is within the margin")
 
@@ -94,31 +132,70 @@ class MarginDecision(Decision):
         return (0, self.margin * scale.denominator - self.highest.votes * scale.numerator)
 
 
-def is_within_recount_margin(highest: int, next_highest: int) -> bool:
-    """(highest - next) <= 1/200 of highest, in integers: (highest - next) * 200 <= highest * 1."""
+def is_within_recount_margin(highest: int, next_highest: int, share: Fraction = AUTOMATIC_RECOUNT_MARGIN.value
+                             ) -> bool:
+    """(highest - next) <= share of highest, in integers: (highest - next) * 200 <= highest * 1 for 1/200."""
     if next_highest > highest:
         raise ValueError("next_highest cannot exceed highest")
-    share = AUTOMATIC_RECOUNT_MARGIN.value
     return (highest - next_highest) * share.denominator <= highest * share.numerator
 
 
-def largest_margin_that_triggers(highest: int) -> int:
-    """The largest whole-vote difference that still triggers: floor(highest / 200)."""
-    share = AUTOMATIC_RECOUNT_MARGIN.value
+def largest_margin_that_triggers(highest: int, share: Fraction = AUTOMATIC_RECOUNT_MARGIN.value) -> int:
+    """The largest whole-vote difference that still triggers: floor(highest / 200) for 1/200."""
     return highest * share.numerator // share.denominator
 
 
+def _pair(ranked: list[tuple[str, int]], seats: int, rule: MultiSeatRule) -> tuple[Standing, Standing, str]:
+    if seats == 1 or rule is MultiSeatRule.TOP_TWO:
+        return Standing(*ranked[0]), Standing(*ranked[1]), "highest and next highest"
+    return Standing(*ranked[seats - 1]), Standing(*ranked[seats]), f"last winner (seat {seats}) and first loser"
+
+
+def _tie_note(contest: Contest, ranked: list[tuple[str, int]], automatic: bool, highest: Standing,
+              next_highest: Standing, law: LawProfile) -> str | None:
+    """What a tie at the last seat (the only one, when there is one) means: the lot for candidates, never for a
+    ballot question."""
+    last_votes = ranked[contest.seats - 1][1]
+    tied = [c for c, v in ranked if v == last_votes]
+    sub = law.short(law.trigger.provision.citation)
+    if contest.kind is ContestKind.QUESTION:
+        then = (f"a recount under {sub} is automatic; if it leaves them tied, no choice has the most votes" if automatic
+                else "no choice has the most votes")
+        return (f"{', '.join(tied)} are tied at {last_votes:,} votes; {then}. A ballot question is not decided by lot "
+                f"({law.tie.provision.citation} is for candidates); what the tie does to the measure is the "
+                f"official's to say")
+    lot = f"decided by lot by {law.tie.drawn_by} ({law.tie.provision.citation})"
+    if automatic:
+        return (f"tie for the last seat between {', '.join(tied)} at {last_votes:,} votes; if the recount leaves it "
+                f"tied it is {lot}")
+    # Only the top-two reading can leave a tied last seat without a recount: it compares the two highest totals,
+    # which may be far apart. No recount is ordered, so none can break the tie.
+    return (f"tie for the last seat between {', '.join(tied)} at {last_votes:,} votes; the top-two reading orders no "
+            f"recount under {sub} (it compares {highest.choice} and {next_highest.choice}), so the tie is {lot} unless "
+            f"a recount requested under {law.short(law.requesting.provision.citation)} breaks it")
+
+
+def _winners(ranked: list[tuple[str, int]], seats: int) -> tuple[Standing, ...]:
+    """The choices the returns elect (lead with, for a question): never one of those tied at the last seat."""
+    if len(ranked) > seats and ranked[seats - 1][1] == ranked[seats][1]:
+        tie_votes = ranked[seats - 1][1]
+        return tuple(Standing(c, v) for c, v in ranked if v > tie_votes)
+    return tuple(Standing(c, v) for c, v in ranked[:seats])
+
+
 def check_automatic_recount(
-    contest: Contest, multi_seat_rule: MultiSeatRule = DEFAULT_MULTI_SEAT_RULE,
+    contest: Contest, multi_seat_rule: MultiSeatRule = DEFAULT_MULTI_SEAT_RULE, *, law: LawProfile = DEFAULT_LAW,
 ) -> MarginDecision:
-    """Decide subsection (1) for one contest from its survey of returns."""
-    citation = AUTOMATIC_RECOUNT_MARGIN.citation
+    """Decide the law's trigger (1306(1) by default) for one contest from its survey of returns."""
+    citation = law.trigger.provision.citation
+    rule, not_applied = multi_seat_rule_under(law, MultiSeatRule(multi_seat_rule))
     buckets = set(contest.buckets)
     ranked = [(c, v) for c, v in contest.ranked() if c not in buckets]
     seats = contest.seats
-    rule_text = SINGLE_SEAT_READING if seats == 1 else multi_seat_rule.description
-    winners = tuple(Standing(c, v) for c, v in ranked[:seats])
-    readings = (rule_text, *contest.readings) + ((WRITE_IN_READING,) if buckets else ())
+    rule_text = single_seat_reading(law) if seats == 1 else rule.description_for(law)
+    winners = _winners(ranked, seats)
+    readings = ((rule_text, *((not_applied,) if not_applied and seats > 1 else ()), *contest.readings)
+                + ((WRITE_IN_READING,) if buckets else ()))
 
     if len(ranked) <= seats:
         what = "only one choice" if len(ranked) == 1 else f"{len(ranked)} choices for {seats} seats"
@@ -126,43 +203,23 @@ def check_automatic_recount(
             what += " besides the write-in line"
         last = winners[-1] if winners and len(ranked) == seats else None
         return MarginDecision(
-            outcome=MarginOutcome.UNCONTESTED.value, citation=citation,
-            reason=f"{contest.name}: uncontested ({what}); there is no next highest, so no recount under (1).",
-            numbers={"choices": len(ranked), "seats": seats},
-            reading=rule_text, contest=contest.name, kind=contest.kind, seats=seats,
-            automatic_recount=False, highest=winners[0] if winners else None, next_highest=None,
-            margin=None, max_margin_for_recount=None, rule=rule_text, winners=winners,
-            write_in_note=_write_in_note(contest, buckets, last), readings=readings,
+            outcome=MarginOutcome.UNCONTESTED.value,
+            reason=(f"{contest.name}: uncontested ({what}); there is no next highest, so no recount under "
+                    f"{law.short(citation)}."),
+            numbers={"choices": len(ranked), "seats": seats}, automatic_recount=False,
+            highest=winners[0] if winners else None, next_highest=None, margin=None, max_margin_for_recount=None,
+            write_in_note=_write_in_note(contest, buckets, last), citation=citation, reading=rule_text,
+            contest=contest.name, kind=contest.kind, seats=seats, rule=rule_text, winners=winners, readings=readings,
         )
 
-    if seats == 1 or multi_seat_rule is MultiSeatRule.TOP_TWO:
-        upper, lower = ranked[0], ranked[1]
-        pair = "highest and next highest"
-    else:
-        upper, lower = ranked[seats - 1], ranked[seats]
-        pair = f"last winner (seat {seats}) and first loser"
-    highest, next_highest = Standing(*upper), Standing(*lower)
+    highest, next_highest, pair = _pair(ranked, seats, rule)
     margin = highest.votes - next_highest.votes
-    threshold = largest_margin_that_triggers(highest.votes)
-    automatic = is_within_recount_margin(highest.votes, next_highest.votes)
-
-    # A tie for the last seat (the only seat, when there is one) is decided by lot if the recount
-    # leaves it tied: flag it whichever reading compared which pair.
-    last_winner_votes, first_loser_votes = ranked[seats - 1][1], ranked[seats][1]
-    tie_for_last_seat = last_winner_votes == first_loser_votes
-    tie_note = None
-    if tie_for_last_seat:
-        tied = [c for c, v in ranked if v == last_winner_votes]
-        if automatic:
-            tie_note = (f"tie for the last seat between {', '.join(tied)} at {last_winner_votes:,} votes; "
-                        f"if the recount leaves it tied it is decided by lot ({TIE_BY_LOT_CITATION})")
-        else:
-            # Only the top-two reading can leave a tied last seat without a recount under (1): it compares the
-            # two highest totals, which may be far apart. No recount is ordered, so none can break the tie.
-            tie_note = (f"tie for the last seat between {', '.join(tied)} at {last_winner_votes:,} votes; the "
-                        f"top-two reading orders no recount under (1) (it compares {highest.choice} and "
-                        f"{next_highest.choice}), so the tie is decided by lot ({TIE_BY_LOT_CITATION}) unless a "
-                        f"recount requested under (2)(a) breaks it")
+    threshold = largest_margin_that_triggers(highest.votes, law.trigger.share)
+    automatic = is_within_recount_margin(highest.votes, next_highest.votes, law.trigger.share)
+    tie_for_last_seat = ranked[seats - 1][1] == ranked[seats][1]
+    tie_note = _tie_note(contest, ranked, automatic, highest, next_highest, law) if tie_for_last_seat else None
+    if contest.kind is ContestKind.QUESTION and tie_for_last_seat:
+        readings = readings + (TIED_QUESTION_READING,)
 
     if automatic:
         if margin == 0:
@@ -176,21 +233,21 @@ def check_automatic_recount(
         reason = (f"{contest.name}: margin {margin:,} between {pair} exceeds 1/2 of 1% of "
                   f"{highest.votes:,} (at most {threshold:,} would trigger) — no automatic recount.")
         outcome = MarginOutcome.NO_RECOUNT
-
+    scale = law.trigger.share
     return MarginDecision(
-        outcome=outcome.value, citation=citation, reason=reason,
+        outcome=outcome.value, reason=reason,
         numbers={
             "highest_votes": highest.votes, "next_highest_votes": next_highest.votes, "margin": margin,
-            "max_margin_for_recount": threshold, "test": f"({highest.votes} - {next_highest.votes}) * 200 "
-            f"= {margin * 200} {'<=' if automatic else '>'} {highest.votes}",
+            "max_margin_for_recount": threshold, "law": law.key,
+            "test": f"({highest.votes} - {next_highest.votes}) * {scale.denominator // scale.numerator} "
+                    f"= {margin * scale.denominator // scale.numerator} {'<=' if automatic else '>'} {highest.votes}",
         },
-        reading=rule_text, contest=contest.name, kind=contest.kind, seats=seats,
         automatic_recount=automatic, highest=highest, next_highest=next_highest, margin=margin,
-        max_margin_for_recount=threshold, rule=rule_text, winners=winners,
-        tie_for_last_seat=tie_for_last_seat, tie_note=tie_note,
-        write_in_note=_write_in_note(contest, buckets, highest if seats == 1 or multi_seat_rule is MultiSeatRule.TOP_TWO
+        max_margin_for_recount=threshold, tie_for_last_seat=tie_for_last_seat, tie_note=tie_note,
+        write_in_note=_write_in_note(contest, buckets, highest if seats == 1 or rule is MultiSeatRule.TOP_TWO
                                      else Standing(*ranked[seats - 1])),
-        readings=readings,
+        citation=citation, reading=rule_text, contest=contest.name, kind=contest.kind, seats=seats, rule=rule_text,
+        winners=winners, readings=readings,
     )
 
 
@@ -212,7 +269,8 @@ def _write_in_note(contest: Contest, buckets: set[str], against: Standing | None
     return None
 
 
-def check_all(contests, multi_seat_rule: MultiSeatRule = DEFAULT_MULTI_SEAT_RULE) -> list[MarginDecision]:
+def check_all(contests, multi_seat_rule: MultiSeatRule = DEFAULT_MULTI_SEAT_RULE, *,
+              law: LawProfile = DEFAULT_LAW) -> list[MarginDecision]:
     """Every contest's verdict, closest first (those inside the margin lead)."""
-    decisions = [check_automatic_recount(c, multi_seat_rule) for c in contests]
+    decisions = [check_automatic_recount(c, multi_seat_rule, law=law) for c in contests]
     return sorted(decisions, key=lambda d: d.closeness)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from rules.decision import Decision
+from rules.laws import DEFAULT_LAW, LawProfile
 from rules.statute import cite
 
 CITATION = cite("(1)")
@@ -55,26 +56,31 @@ class OwedNotice:
         return f"{kind} {self.recipient}"
 
 
-def notices_before_completion(owed: Sequence[OwedNotice], *, reason: str | None = None) -> Decision:
+def notices_before_completion(owed: Sequence[OwedNotice], *, reason: str | None = None,
+                              law: LawProfile = DEFAULT_LAW) -> Decision:
     """`clear` when every notice is given; `refused` when some are owed and no reason is given; `overridden`
-    (reading OWED_WITH_REASON) when some are owed and the official gave a reason."""
+    (reading OWED_WITH_REASON) when some are owed and the official gave a reason. The notice is the law's
+    (1306(1) by default; 31-10-1207(1); 1-10.5-105, which names the means: e-mail, telephone, fax, personal
+    service)."""
     owed = tuple(owed)
+    citation = law.notice.provision.citation
+    sub = "(1)" if law is DEFAULT_LAW else citation
     reason = " ".join((reason or "").split())
     if len(reason) > REASON_LIMIT:
         raise ValueError(f"the reason is at most {REASON_LIMIT} characters")
     numbers = {"owed": [{"recipient_kind": n.recipient_kind, "recipient": n.recipient, "citation": n.citation}
                         for n in owed], "owed_count": len(owed)}
     if not owed:
-        return Decision(outcome="clear", citation=CITATION, numbers=numbers,
-                        reason="every notice of the recount under (1) is recorded as given before its completion",
+        return Decision(outcome="clear", citation=citation, numbers=numbers,
+                        reason=f"every notice of the recount under {sub} is recorded as given before its completion",
                         reading=READING_TEXT[NoticesReading.NOTICE_FIRST])
     listed = "; ".join(n.label for n in owed)
     count = f"{len(owed)} notice{'' if len(owed) == 1 else 's'} of the recount"
     if not reason:
-        return Decision(outcome="refused", citation=CITATION, numbers=numbers,
-                        reason=f"{count} still owed ({CITATION}): {listed}",
+        return Decision(outcome="refused", citation=citation, numbers=numbers,
+                        reason=f"{count} still owed ({citation}): {listed}",
                         reading=READING_TEXT[NoticesReading.NOTICE_FIRST])
-    return Decision(outcome="overridden", citation=CITATION, numbers={**numbers, "reason": reason},
-                    reason=f"completed with {count} not recorded as given ({CITATION}): {listed}; the official's "
+    return Decision(outcome="overridden", citation=citation, numbers={**numbers, "reason": reason},
+                    reason=f"completed with {count} not recorded as given ({citation}): {listed}; the official's "
                            f"reason: {reason}",
                     reading=READING_TEXT[NoticesReading.OWED_WITH_REASON])

@@ -1,4 +1,7 @@
-"""Subsection (2)(a): who may request a recount, and until when.
+"""A written request for a recount, decided under the election's law: who may ask, in what form, when, how often.
+
+The law's profile (rules.laws) says who is an interested party (`Requesting.parties`), whether the request must be
+notarized and may be made only once, and when the window opens and closes. Under C.R.S. 1-13.5-1306(2)(a):
 
 "(2)(a) Whenever a recount of the votes cast in an election is not required pursuant to subsection (1)
 of this section, any interested party, including an eligible elector or a candidate for office or the
@@ -6,70 +9,71 @@ issue committee for a ballot issue or question, may submit to the designated ele
 written request for a recount at the expense of the interested party making the request. This request
 shall be filed with the designated election official within seventeen days after the election."
 
-`evaluate_request()` checks, in this order, and reports the first failure (every failure is listed
-in numbers["problems"]):
+31-10-1207(2) names candidates and petition representatives and gives ten days; 1-10.5-106 takes only the
+interested parties its (1) defines (the losing side), a notarized request, "no sooner than ten days or later than
+twenty-two days after" the election, and "only once".
+
+`evaluate_request()` checks, in this order, and reports the first failure (every failure is listed in
+numbers["problems"]):
 
 1. interested party  -> "refused_not_interested_party"
-2. the request itself (requester named, in favor of a choice of this contest) -> "refused_invalid"
-3. not already automatic under (1) -> "refused_automatic"
-4. filed within the window -> "refused_late" (or "refused_invalid" when filed on or before election day)
+2. the request itself (requester named, in favour of a choice of this contest) -> "refused_invalid"; not notarized
+   where the law requires it -> "refused_not_notarized"
+3. once only, where the law says so -> "refused_once_only"
+4. not already automatic -> "refused_automatic"
+5. filed within the window -> "refused_early" (before it opened) or "refused_late"
 
-Readings:
-- "including" may reach beyond the three kinds it names; the bot accepts exactly those three (an
-  eligible elector for any contest; a candidate in this candidate contest; the issue committee for a
-  side of this ballot question) and leaves any other claim to the designated election official.
-- A candidate asks in their own favor and an issue committee in favor of the side it supports, so for
-  them `in_favor_of` must be that choice (left out, it is taken to be that choice): (2)(d)'s "reversed in
-  favor of the interested party that requested the recount" is then decided against the right choice.
-- An eligible elector need not name a choice it favours: (2)(a) asks only for "a written request for a
-  recount". Without one (`in_favor_of` None) the request is accepted and the refund under (2)(d) follows the
-  reading rules.settlement.NoChoiceRefund (NO_FAVORED_CHOICE_READING).
-- A request on or before election day is refused as invalid, not late: the window had not opened.
-- Whether the elector is eligible, or the committee is the registered issue committee, is a fact the
-  designated election official verifies; the bot decides on what the request states.
-
-Who decides a request (`check_decider`): a designated election official, or a delegated approver; never the
-requester, and never whoever entered the request on the requester's behalf (a clerk who types in a letter
-could otherwise approve it, the requester's own Slack user being an optional field). The one exception is
-the reading ONE_PERSON_READING: an official who entered the request may decide it when no one else in the office
-may, and only by recording why. Never, either, a candidate in the request's contest (rules.conflicts).
+Readings (each named in the decision):
+- "including" may reach beyond the kinds a law names; the bot accepts exactly those and leaves any other claim to
+  the official (`Requesting.parties_reading`).
+- A candidate asks in their own favor and an issue committee or petition representative in favor of the side it
+  supports, so for them `in_favor_of` must be that choice (left out, it is taken to be that choice): the refund's
+  "reversed in favor of the interested party that requested the recount" is then decided against the right choice.
+- An eligible elector need not name a choice it favours (1306(2)(a) asks only for "a written request for a
+  recount"): the refund then follows rules.settlement.NoChoiceRefund (NO_FAVORED_CHOICE_READING).
+- Whether the person is who they say (the eligible elector, the registered committee, the candidate's party) is a
+  fact the official verifies; the bot decides on what the request states.
 """
 from __future__ import annotations
 
 import datetime as dt
 import enum
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Sequence
 
-from rules.calendar import short_day
-from rules.conflicts import CONFLICT_READING
+from rules.calendar import DEFAULT_CALENDAR, ColoradoCalendar, short_day
+from rules.completion import result_of
 from rules.contest import Contest, ContestKind
-from rules.deadlines import is_request_timely
 from rules.decision import Decision
-from rules.margin import DEFAULT_MULTI_SEAT_RULE, MultiSeatRule, check_automatic_recount
-from rules.statute import REQUEST_WINDOW_DAYS, WEEKEND_ROLLOVER_CITATION, cite
+from rules.filing_deadlines import RequestTiming, request_timing
+from rules.laws import DEFAULT_LAW, LawProfile
+from rules.laws.profile import Requester
+from rules.margin import DEFAULT_MULTI_SEAT_RULE, MarginDecision, MultiSeatRule, check_automatic_recount
+from rules.parties import PartyCondition, PartyKind
+from rules.request_deciders import (  # noqa: F401  (re-exported: callers import them from here)
+    ONE_OFFICE_ONE_PERSON,
+    ONE_PERSON_READING,
+    DeciderCheck,
+    DeciderStanding,
+    check_decider,
+)
+from rules.statute import cite
 
 REQUEST_CITATION = cite("(2)(a)")
 AUTOMATIC_REFUSAL_CITATION = cite("(1), (2)(a)")
 
-INTERESTED_PARTY_READING = (
-    "(2)(a) says any interested party, 'including' an eligible elector, a candidate for office or the issue "
-    "committee for a ballot issue or question; the bot accepts these three kinds only and leaves any other "
-    "claim to the designated election official"
-)
+INTERESTED_PARTY_READING = DEFAULT_LAW.requesting.parties_reading
 OWN_FAVOR_READING = (
-    "a candidate requests in their own favor and an issue committee in favor of the side it supports, so "
-    "in_favor_of must be that choice ((2)(d) refunds when the result is reversed in the requester's favor)"
+    "a candidate requests in their own favor and an issue committee or petition representative in favor of the side "
+    "it supports, so in_favor_of must be that choice (the refund follows when the result is reversed in the "
+    "requester's favor)"
 )
-
-
 NO_FAVORED_CHOICE_READING = (
     "an eligible elector need not name a choice it favours ((2)(a) asks only for a written request for a "
     "recount); the request names none, so (2)(d)'s refund follows the no-choice refund reading"
 )
-
-
 NO_CHOICE_LABEL = "no choice named (optional for an eligible elector, C.R.S. 1-13.5-1306(2)(a))"
+COUNTED_EARLIER = frozenset({"accepted", "pending", "withdrawn"})
 
 
 def favored_label(in_favor_of: str | None) -> str:
@@ -77,18 +81,15 @@ def favored_label(in_favor_of: str | None) -> str:
     return in_favor_of if isinstance(in_favor_of, str) and in_favor_of.strip() else NO_CHOICE_LABEL
 
 
-class PartyKind(str, enum.Enum):
-    ELIGIBLE_ELECTOR = "eligible_elector"
-    CANDIDATE = "candidate"
-    ISSUE_COMMITTEE = "issue_committee"
-
-
 class RequestOutcome(str, enum.Enum):
     ACCEPTED = "accepted"
     REFUSED_AUTOMATIC = "refused_automatic"
     REFUSED_LATE = "refused_late"
+    REFUSED_EARLY = "refused_early"
     REFUSED_NOT_INTERESTED_PARTY = "refused_not_interested_party"
     REFUSED_INVALID = "refused_invalid"
+    REFUSED_NOT_NOTARIZED = "refused_not_notarized"
+    REFUSED_ONCE_ONLY = "refused_once_only"
 
 
 @dataclass(frozen=True)
@@ -100,8 +101,9 @@ class RecountRequest:
     party_kind: PartyKind | str
     in_favor_of: str | None  # None: no choice named (optional for an eligible elector)
     received_on: dt.date
-    candidate_choice: str | None = None  # a candidate: which choice of the contest the requester is
-    committee_side: str | None = None  # an issue committee: the choice it supports
+    candidate_choice: str | None = None  # a candidate (or a candidate's party): which choice of the contest
+    committee_side: str | None = None  # an issue committee or petition representative: the choice it supports
+    notarized: bool | None = None  # None: not recorded
 
 
 def party_kind_of(value: PartyKind | str) -> PartyKind | None:
@@ -132,130 +134,190 @@ def _problem(outcome: RequestOutcome, citation: str, what: str) -> dict[str, str
     return {"outcome": outcome.value, "citation": citation, "problem": what}
 
 
-def _party_problem(request: RecountRequest, kind: PartyKind | None, contest: Contest) -> tuple[str | None, str | None]:
-    """(problem text or None, the choice the party is, for a candidate or committee)."""
-    where = f"{contest.name!r}"
-    if kind is None:
-        return (f"{request.party_kind!r} is not one of the interested parties the bot accepts (an eligible "
-                f"elector, a candidate in the contest, the issue committee for the question)", None)
-    if kind is PartyKind.ELIGIBLE_ELECTOR:
+def _lost(contest: Contest, choice: str) -> bool:
+    """The survey of returns does not elect `choice` (nor lead with it, for a question), and it is not tied."""
+    result = result_of(contest)
+    return choice not in result.winners and choice not in result.tied
+
+
+_CANDIDATE_CONDITIONS = {PartyCondition.CANDIDATE_IN_CONTEST, PartyCondition.LOSING_CANDIDATE,
+                         PartyCondition.PARTY_OF_LOSING_CANDIDATE}
+_LOSING = {PartyCondition.LOSING_CANDIDATE, PartyCondition.PARTY_OF_LOSING_CANDIDATE,
+           PartyCondition.LOSING_SIDE_OF_QUESTION}
+
+
+_QUESTION_CONDITIONS = {PartyCondition.SIDE_OF_QUESTION, PartyCondition.LOSING_SIDE_OF_QUESTION}
+
+
+def _instead(contest: Contest, law: LawProfile) -> str:
+    """" (request as an eligible elector or as the issue committee ...)": the kinds the law takes for this contest."""
+    fits = _QUESTION_CONDITIONS if contest.kind is ContestKind.QUESTION else _CANDIDATE_CONDITIONS
+    words = [r.words for r in law.requesting.parties if r.condition is PartyCondition.ANY_CONTEST or r.condition in fits]
+    return f" (request as {' or as '.join(words)})" if words else ""
+
+
+def _condition_problem(request: RecountRequest, requester: Requester, contest: Contest,
+                       law: LawProfile) -> tuple[str | None, str | None]:
+    """(problem text or None, the choice the party is or is for) under the law's condition for this kind."""
+    where, listed = f"{contest.name!r}", ", ".join(contest.choices)
+    condition = requester.condition
+    if condition is PartyCondition.ANY_CONTEST:
         return None, None
-    if kind is PartyKind.CANDIDATE:
+    if condition in _CANDIDATE_CONDITIONS:
         if contest.kind is not ContestKind.CANDIDATE:
-            return (f"{where} is a ballot question; a candidate is not an interested party in it (request as an "
-                    f"eligible elector or as the issue committee)", None)
+            return (f"{where} is a ballot question; {requester.kind.label} is not an interested party in it"
+                    f"{_instead(contest, law)}", None)
         own = _match_choice(contest, request.candidate_choice)
         if own is None:
-            listed = ", ".join(contest.choices)
-            return (f"a candidate must be a candidate in {where}: {request.candidate_choice!r} is not one of "
+            return (f"{requester.words} must name a candidate in {where}: {request.candidate_choice!r} is not one of "
                     f"{listed}", None)
-        return None, own
-    # the issue committee
-    if contest.kind is not ContestKind.QUESTION:
-        return (f"{where} is a candidate contest; an issue committee is an interested party only for a ballot "
-                f"issue or question (request as an eligible elector)", None)
-    side = _match_choice(contest, request.committee_side)
-    if side is None:
-        listed = ", ".join(contest.choices)
-        return (f"the issue committee must support a choice of {where}: {request.committee_side!r} is not one "
-                f"of {listed}", None)
-    return None, side
+    else:
+        if contest.kind is not ContestKind.QUESTION:
+            return (f"{where} is a candidate contest; {requester.kind.label} is an interested party only for a ballot "
+                    f"issue or question{_instead(contest, law)}", None)
+        own = _match_choice(contest, request.committee_side)
+        if own is None:
+            return (f"{requester.words} must support a choice of {where}: {request.committee_side!r} is not one of "
+                    f"{listed}", None)
+    if condition in _LOSING and not _lost(contest, own):
+        return (f"{own} did not lose {where} by the survey of returns; only {requester.words} may request "
+                f"(the losing side)", None)
+    return None, own
+
+
+def _party_problems(request: RecountRequest, kind: PartyKind | None, contest: Contest,
+                    law: LawProfile) -> tuple[list[dict[str, str]], str | None, Requester | None]:
+    citation = law.requesting.parties_provision.citation
+    requester = law.requesting.accepts(kind) if kind is not None else None
+    if requester is None:
+        named = "; ".join(r.words for r in law.requesting.parties)
+        problem = f"{request.party_kind!r} is not one of the interested parties {law.citation} names ({named})"
+        return [_problem(RequestOutcome.REFUSED_NOT_INTERESTED_PARTY, citation, problem)], None, None
+    condition_problem, own = _condition_problem(request, requester, contest, law)
+    if condition_problem:
+        return [_problem(RequestOutcome.REFUSED_NOT_INTERESTED_PARTY, citation, condition_problem)], None, requester
+    return [], own, requester
+
+
+def _form_problems(request: RecountRequest, kind: PartyKind | None, own: str | None, contest: Contest,
+                   law: LawProfile, readings: list[str]) -> tuple[list[dict[str, str]], str | None]:
+    """The request itself: named, notarized where the law says, in favour of the right choice."""
+    citation = law.requesting.provision.citation
+    problems: list[dict[str, str]] = []
+    name = request.requester_name.strip() if isinstance(request.requester_name, str) else ""
+    if not name:
+        problems.append(_problem(RequestOutcome.REFUSED_INVALID, citation, "the written request must name the "
+                                                                           "requester"))
+    if law.requesting.notarized is not None and request.notarized is not True:
+        said = "not recorded as notarized" if request.notarized is None else "not notarized"
+        problems.append(_problem(RequestOutcome.REFUSED_NOT_NOTARIZED, law.requesting.notarized.citation,
+                                 f"the request is {said}; {law.requesting.notarized.citation} asks for a notarized "
+                                 f"written request"))
+    named = isinstance(request.in_favor_of, str) and bool(request.in_favor_of.strip())
+    in_favor_of = _match_choice(contest, request.in_favor_of) if named else own
+    if not named and kind is PartyKind.ELIGIBLE_ELECTOR:
+        readings.append(NO_FAVORED_CHOICE_READING)
+    elif not named and own is None:
+        pass  # a party not in the contest: already refused as not an interested party
+    elif in_favor_of is None:
+        problems.append(_problem(RequestOutcome.REFUSED_INVALID, citation,
+                                 f"in favor of {request.in_favor_of!r}, which is not a choice of {contest.name!r} "
+                                 f"({', '.join(contest.choices)})"))
+    elif own is not None and in_favor_of != own:
+        problems.append(_problem(RequestOutcome.REFUSED_INVALID, citation,
+                                 f"the requester asks in favor of {own!r} (the choice it is or supports), not "
+                                 f"{in_favor_of!r}"))
+    if kind not in (None, PartyKind.ELIGIBLE_ELECTOR):
+        readings.append(OWN_FAVOR_READING)
+    return problems, in_favor_of
+
+
+def _once_problems(earlier: Sequence[str], law: LawProfile, readings: list[str]) -> list[dict[str, str]]:
+    once = law.requesting.once_only
+    if once is None:
+        return []
+    if law.requesting.once_only_reading:
+        readings.append(law.requesting.once_only_reading)
+    counted = [o for o in earlier if str(o) in COUNTED_EARLIER]
+    if not counted:
+        return []
+    return [_problem(RequestOutcome.REFUSED_ONCE_ONLY, once.citation,
+                     f"this interested party already made a request for this contest ({counted[0]}); "
+                     f"{once.citation}: a request may be made only once")]
+
+
+def _joined(first: str, second: str) -> str:
+    """"C.R.S. 1-13.5-1306(1)" and "C.R.S. 1-13.5-1306(2)(a)" -> "C.R.S. 1-13.5-1306(1), (2)(a)"."""
+    head, _, tail = second.partition("(")
+    if tail and first.startswith(head) and first != head:
+        return f"{first}, ({tail}"
+    return f"{first}; {second.removeprefix('C.R.S. ')}"
+
+
+def _automatic_problems(margin: MarginDecision, law: LawProfile) -> list[dict[str, str]]:
+    if not margin.automatic_recount or margin.highest is None or margin.next_highest is None:
+        return []
+    hi, nx = margin.highest, margin.next_highest
+    citation = _joined(law.trigger.provision.citation, law.requesting.provision.citation)
+    return [_problem(
+        RequestOutcome.REFUSED_AUTOMATIC, citation,
+        f"a recount is already required by {law.short(law.trigger.provision.citation)}: the margin of "
+        f"{margin.margin:,} between "
+        f"{hi.choice} ({hi.votes:,}) and {nx.choice} ({nx.votes:,}) is within 1/2 of 1% of {hi.votes:,} (at most "
+        f"{margin.max_margin_for_recount:,}); it is automatic and paid by {law.automatic_payer.who}")]
+
+
+def _timing_problems(timing: RequestTiming, deadline, opens, received_on: dt.date, law: LawProfile,
+                     election_date: dt.date, readings: list[str]) -> list[dict[str, str]]:
+    citation = law.requesting.provision.citation
+    if timing is RequestTiming.EARLY:
+        readings.append(f"a request before the window opens is refused as early: {opens.reading or opens.citation}")
+        where = (f"on or before election day ({election_date.isoformat()})" if law.requesting.opens.days == 1
+                 else f"before the window opened on {short_day(opens.date)}")
+        return [_problem(RequestOutcome.REFUSED_EARLY, citation,
+                         f"received {short_day(received_on)}, {where}: the window had not opened; it runs from "
+                         f"{short_day(opens.date)} through {short_day(deadline.date)}")]
+    if timing is RequestTiming.LATE:
+        return [_problem(RequestOutcome.REFUSED_LATE, citation,
+                         f"received {short_day(received_on)}, after the window closed {short_day(deadline.date)} "
+                         f"({deadline.note})")]
+    return []
 
 
 def evaluate_request(
     request: RecountRequest, *, contest: Contest, election_date: dt.date,
-    multi_seat_rule: MultiSeatRule = DEFAULT_MULTI_SEAT_RULE, calendar=None,
+    multi_seat_rule: MultiSeatRule = DEFAULT_MULTI_SEAT_RULE, calendar: ColoradoCalendar | None = None,
+    law: LawProfile = DEFAULT_LAW, earlier_requests: Sequence[str] = (),
 ) -> Decision:
-    """Decide a written recount request under (2)(a), with (1) and the request window."""
-    problems: list[dict[str, str]] = []
-    readings = [INTERESTED_PARTY_READING]
-
-    # 1. interested party
+    """Decide a written recount request under `law`. `earlier_requests`: the outcomes of this interested party's
+    earlier requests for this contest ("accepted", "pending", "withdrawn", "refused_..."), for a once-only law."""
+    calendar = calendar or DEFAULT_CALENDAR
+    readings = [law.requesting.parties_reading]
     kind = party_kind_of(request.party_kind)
-    party_problem, own_choice = _party_problem(request, kind, contest)
-    if party_problem:
-        problems.append(_problem(RequestOutcome.REFUSED_NOT_INTERESTED_PARTY, REQUEST_CITATION, party_problem))
-
-    # 2. the request itself
-    name = request.requester_name.strip() if isinstance(request.requester_name, str) else ""
-    if not name:
-        problems.append(_problem(RequestOutcome.REFUSED_INVALID, REQUEST_CITATION,
-                                 "the written request must name the requester"))
-    named = isinstance(request.in_favor_of, str) and bool(request.in_favor_of.strip())
-    in_favor_of = _match_choice(contest, request.in_favor_of) if named else own_choice
-    if not named and kind is PartyKind.ELIGIBLE_ELECTOR:
-        readings.append(NO_FAVORED_CHOICE_READING)
-    elif not named and own_choice is None:
-        pass  # a candidate or committee not in the contest: already refused as not an interested party
-    elif in_favor_of is None:
-        problems.append(_problem(
-            RequestOutcome.REFUSED_INVALID, REQUEST_CITATION,
-            f"in favor of {request.in_favor_of!r}, which is not a choice of {contest.name!r} "
-            f"({', '.join(contest.choices)})"))
-    elif own_choice is not None and in_favor_of != own_choice:
-        who = ("a candidate requests in their own favor" if kind is PartyKind.CANDIDATE
-               else "the issue committee requests in favor of the side it supports")
-        problems.append(_problem(
-            RequestOutcome.REFUSED_INVALID, REQUEST_CITATION,
-            f"{who} ({own_choice!r}), not in favor of {in_favor_of!r}"))
-    if kind in (PartyKind.CANDIDATE, PartyKind.ISSUE_COMMITTEE):
-        readings.append(OWN_FAVOR_READING)
-
-    # 3. already automatic under (1)?
-    margin = check_automatic_recount(contest, multi_seat_rule)
+    problems, own_choice, requester = _party_problems(request, kind, contest, law)
+    form, in_favor_of = _form_problems(request, kind, own_choice, contest, law, readings)
+    problems += form
+    problems += _once_problems(earlier_requests, law, readings)
+    margin = check_automatic_recount(contest, multi_seat_rule, law=law)
     if contest.seats > 1 and margin.reading:
         readings.append(margin.reading)
-    if margin.automatic_recount:
-        hi, nx = margin.highest, margin.next_highest
-        problems.append(_problem(
-            RequestOutcome.REFUSED_AUTOMATIC, AUTOMATIC_REFUSAL_CITATION,
-            f"a recount is already required by (1): the margin of {margin.margin:,} between {hi.choice} "
-            f"({hi.votes:,}) and {nx.choice} ({nx.votes:,}) is within 1/2 of 1% of {hi.votes:,} (at most "
-            f"{margin.max_margin_for_recount:,}); it is automatic and paid by the governing body"))
+    problems += _automatic_problems(margin, law)
+    timing, deadline, opens = request_timing(request.received_on, election_date, calendar, law=law)
+    problems += _timing_problems(timing, deadline, opens, request.received_on, law, election_date, readings)
 
-    # 4. timeliness
-    timely, deadline = (is_request_timely(request.received_on, election_date) if calendar is None
-                        else is_request_timely(request.received_on, election_date, calendar))
-    early = not timely and request.received_on <= election_date
-    if not timely:
-        if early:
-            readings.append("a request on or before election day is refused as invalid, not late: the window "
-                            "opens the day after the election")
-            opens = election_date + dt.timedelta(days=1)
-            problems.append(_problem(
-                RequestOutcome.REFUSED_INVALID, REQUEST_CITATION,
-                f"received {short_day(request.received_on)}, on or before election day ({election_date.isoformat()}); "
-                f"the window runs from {short_day(opens)} through {short_day(deadline.date)}"))
-        else:
-            problems.append(_problem(
-                RequestOutcome.REFUSED_LATE, REQUEST_CITATION,
-                f"received {short_day(request.received_on)}, after the window closed {short_day(deadline.date)} "
-                f"({deadline.note})"))
-
+    name = request.requester_name.strip() if isinstance(request.requester_name, str) else ""
     numbers: dict[str, Any] = {
-        "requester": name,
-        "party_kind": kind.value if kind else str(request.party_kind),
-        "contest": contest.name,
-        "contest_kind": contest.kind.value,
-        "seats": contest.seats,
+        "law": law.key, "requester": name, "party_kind": kind.value if kind else str(request.party_kind),
+        "contest": contest.name, "contest_kind": contest.kind.value, "seats": contest.seats,
         "in_favor_of": in_favor_of if in_favor_of is not None else request.in_favor_of,
-        "candidate_choice": request.candidate_choice,
-        "committee_side": request.committee_side,
-        "received_on": request.received_on,
-        "election_date": election_date,
-        "window_days": REQUEST_WINDOW_DAYS.value,
-        "deadline": deadline.date,
-        "deadline_note": deadline.note,
-        "deadline_citation": deadline.citation,
-        "rolled_from": deadline.rolled_from,
-        "timely": timely,
-        "automatic_recount": margin.automatic_recount,
-        "margin_outcome": margin.outcome,
-        **{k: v for k, v in margin.numbers.items()},
-        "problems": problems,
+        "candidate_choice": request.candidate_choice, "committee_side": request.committee_side,
+        "notarized": request.notarized, "received_on": request.received_on, "election_date": election_date,
+        "window_days": law.requesting.closes.days, "window_opens": opens.date, "deadline": deadline.date,
+        "deadline_note": deadline.note, "deadline_citation": deadline.citation, "rolled_from": deadline.rolled_from,
+        "timely": timing is RequestTiming.TIMELY, "automatic_recount": margin.automatic_recount,
+        "margin_outcome": margin.outcome, **dict(margin.numbers), "problems": problems,
     }
     reading = "; ".join(readings)
-
     if problems:
         first = problems[0]
         outcome = RequestOutcome(first["outcome"])
@@ -264,24 +326,36 @@ def evaluate_request(
         reason = _refusal_reason(outcome, name, contest, first["problem"], deadline, request.received_on) + also + "."
         return Decision(outcome=outcome.value, citation=first["citation"], reason=reason, numbers=numbers,
                         reading=reading)
+    assert requester is not None
+    reason = _accepted_reason(name, requester, own_choice, in_favor_of, contest, request, margin, deadline, opens, law)
+    return Decision(outcome=RequestOutcome.ACCEPTED.value, citation=law.requesting.provision.citation, reason=reason,
+                    numbers=numbers, reading=reading)
 
-    assert kind is not None
-    as_who = {PartyKind.ELIGIBLE_ELECTOR: "an eligible elector",
-              PartyKind.CANDIDATE: f"a candidate in the contest ({own_choice})",
-              PartyKind.ISSUE_COMMITTEE: f"the issue committee for {own_choice}"}[kind]
-    rolled = (f" (moved from {short_day(deadline.rolled_from)} under {WEEKEND_ROLLOVER_CITATION})"
+
+def _accepted_reason(name: str, requester: Requester, own: str | None, in_favor_of: str | None, contest: Contest,
+                     request: RecountRequest, margin: MarginDecision, deadline, opens, law: LawProfile) -> str:
+    as_who = requester.words if own is None else f"{requester.words} ({own})"
+    if requester.kind is PartyKind.ELIGIBLE_ELECTOR:
+        as_who = "an eligible elector"
+    elif requester.kind is PartyKind.CANDIDATE and requester.condition is PartyCondition.CANDIDATE_IN_CONTEST:
+        as_who = f"a candidate in the contest ({own})"
+    elif requester.kind is PartyKind.ISSUE_COMMITTEE and requester.condition is PartyCondition.SIDE_OF_QUESTION:
+        as_who = f"the issue committee for {own}"
+    rolled = (f" (moved from {short_day(deadline.rolled_from)} under {law.time.filing_rollover.citation})"
               if deadline.rolled_from else "")
-    if margin.margin is not None:
+    if law.requesting.opens.days > 1:
+        window = f"within the window from {short_day(opens.date)} through {short_day(deadline.date)}{rolled}"
+    else:
+        window = f"within the window ending {short_day(deadline.date)}{rolled}"
+    if margin.margin is not None and margin.highest is not None:
         why_not = (f"margin {margin.margin:,} exceeds 1/2 of 1% of {margin.highest.votes:,} (at most "
                    f"{margin.max_margin_for_recount:,}), so no automatic recount")
     else:
         why_not = "the contest is uncontested, so no automatic recount"
     favoring = f"in favor of {in_favor_of}" if in_favor_of is not None else "naming no choice it favours"
-    reason = (f"Accepted: {name}, {as_who}, requests a recount of {contest.name} {favoring}; "
-              f"received {short_day(request.received_on)}, within the window ending {short_day(deadline.date)}"
-              f"{rolled}; {why_not} — the recount is at the requester's expense.")
-    return Decision(outcome=RequestOutcome.ACCEPTED.value, citation=REQUEST_CITATION, reason=reason,
-                    numbers=numbers, reading=reading)
+    notarized = ", notarized," if law.requesting.notarized is not None else ""
+    return (f"Accepted: {name}, {as_who}, requests{notarized} a recount of {contest.name} {favoring}; received "
+            f"{short_day(request.received_on)}, {window}; {why_not} — the recount is at the requester's expense.")
 
 
 def _refusal_reason(outcome: RequestOutcome, name: str, contest: Contest, problem: str, deadline, received_on) -> str:
@@ -293,60 +367,6 @@ def _refusal_reason(outcome: RequestOutcome, name: str, contest: Contest, proble
     if outcome is RequestOutcome.REFUSED_LATE:
         return (f"Refused as late: {who}'s request was received {short_day(received_on)}, after the deadline of "
                 f"{short_day(deadline.date)} — {deadline.note}")
+    if outcome is RequestOutcome.REFUSED_EARLY:
+        return f"Refused as early: {who}'s request for {contest.name} was {problem}"
     return f"Refused: the request of {who} for {contest.name} is not valid: {problem}"
-
-
-# ---------------------------------------------------------------------------- who decides a request
-ONE_OFFICE_ONE_PERSON = "one office, one person"
-ONE_PERSON_READING = (
-    "one office, one person: (2)(a) has the request submitted to the designated election official, and no one "
-    "decides a request they made or entered on the requester's behalf; when the official entered it and no one "
-    "else in the office may decide it, the official decides it and records why"
-)
-
-
-class DeciderStanding(str, enum.Enum):
-    MAY_DECIDE = "may_decide"
-    NOT_A_DECIDER = "not_a_decider"  # neither an official nor a delegated approver
-    OWN_REQUEST = "own_request"  # the requester's own Slack user
-    ENTERED_IT = "entered_it"  # entered it on the requester's behalf, and someone else may decide
-    CANDIDATE = "candidate"  # a candidate in the request's contest (rules.conflicts)
-    ONE_PERSON_OFFICE = "one_person_office"  # an official who entered it, and no one else may: only with a reason
-
-
-@dataclass(frozen=True)
-class DeciderCheck:
-    standing: DeciderStanding
-    others: tuple[str, ...]  # who else may decide (neither the requester nor whoever entered it), as listed
-    reading: str | None = None
-
-    @property
-    def allowed(self) -> bool:
-        return self.standing in (DeciderStanding.MAY_DECIDE, DeciderStanding.ONE_PERSON_OFFICE)
-
-    @property
-    def needs_reason(self) -> bool:
-        return self.standing is DeciderStanding.ONE_PERSON_OFFICE
-
-
-def check_decider(decider: str, *, deciders: Mapping[str, bool], requester: str | None,
-                  entered_by: str, candidates: Mapping[str, str] | None = None) -> DeciderCheck:
-    """May `decider` decide a request `entered_by` entered for `requester` (their Slack user, when known)?
-    `deciders`: everyone in the office who may decide requests (officials and delegated approvers), each
-    mapped to whether they are an official. `candidates`: the Slack users recorded as candidates in the
-    request's contest (and their choice); none of them decides it (rules.conflicts.CONFLICT_READING), not even
-    as the only one in the office."""
-    candidates = candidates or {}
-    excluded = {decider, entered_by} | ({requester} if requester else set()) | set(candidates)
-    others = tuple(person for person in deciders if person not in excluded)
-    if decider not in deciders:
-        return DeciderCheck(DeciderStanding.NOT_A_DECIDER, others)
-    if requester and decider == requester:
-        return DeciderCheck(DeciderStanding.OWN_REQUEST, others)
-    if decider in candidates:
-        return DeciderCheck(DeciderStanding.CANDIDATE, others, CONFLICT_READING)
-    if decider == entered_by:
-        if not others and deciders[decider]:
-            return DeciderCheck(DeciderStanding.ONE_PERSON_OFFICE, others, ONE_PERSON_READING)
-        return DeciderCheck(DeciderStanding.ENTERED_IT, others)
-    return DeciderCheck(DeciderStanding.MAY_DECIDE, others)

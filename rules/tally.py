@@ -42,9 +42,17 @@ from typing import Collection, Iterable, Mapping, Sequence
 from rules.contest import Contest
 from rules.corrections import VoteChange, describe_changes, diff_contests, signed, unit_label
 from rules.decision import Decision
+from rules.laws import DEFAULT_LAW, LawProfile
+from rules.laws.profile import Part
 from rules.statute import cite
 
 CITATION = cite("(5)")
+
+
+def tally_citation(law: LawProfile = DEFAULT_LAW) -> str:
+    """How the recount tallies: 1306(5) by default; 31-10-1207(5); under 1-10.5, the Secretary of State's rules that
+    1-10.5-102(2) calls for (the statute itself has no tally-sheet rule)."""
+    return CITATION if law is DEFAULT_LAW else law.cite(Part.TALLY)
 FIRST, SECOND = 1, 2
 
 
@@ -118,8 +126,10 @@ def _is_count(value: object) -> bool:
 
 def validate_sheet(
     sheet: TallySheet, *, contest: Contest, expected_units: Sequence[str], election_sheet_ids: Collection[str] = (),
+    law: LawProfile = DEFAULT_LAW,
 ) -> list[SheetProblem]:
     """Every problem with one sheet on its own (problems between sheets are found by `accept_sheets`)."""
+    citation = tally_citation(law)
     sid = sheet.sheet_id if isinstance(sheet.sheet_id, str) else str(sheet.sheet_id)
     problems: list[SheetProblem] = []
 
@@ -137,12 +147,12 @@ def validate_sheet(
                       f"{', '.join(m.value for m in CountMethod)}")
     elif sheet.method is CountMethod.VOTING_MACHINE and not (isinstance(sheet.unit, str) and sheet.unit.strip()):
         add("unit", "a voting-machine sheet must name its machine; separate tally sheets are used for each machine",
-            CITATION)
+            citation)
     if isinstance(sheet.method, CountMethod) and sheet.method is not CountMethod.VOTING_MACHINE \
             and isinstance(sheet.sheet_id, str) and sheet_key(sheet.sheet_id) in {sheet_key(e) for e in
                                                                                  election_sheet_ids}:
         add("sheet_id", f"sheet {sheet.sheet_id.strip()} is one of the tally sheets used at the election; the "
-                        "votes must be tallied on sheets other than those used at the election", CITATION)
+                        "votes must be tallied on sheets other than those used at the election", citation)
     if sheet.unit not in expected_units and not (sheet.method is CountMethod.VOTING_MACHINE and not sheet.unit):
         add("unit", f"{unit_label(sheet.unit)!r} is not one of the {len(expected_units):,} units expected "
                     f"for {contest.name}")
@@ -165,6 +175,7 @@ class TallyState:
     problems: tuple[SheetProblem, ...]
     expected_units: tuple[str, ...]
     double_entry: bool = False
+    citation: str = CITATION
 
     @property
     def progress(self) -> tuple[int, int]:
@@ -193,7 +204,7 @@ class TallyState:
             parts.append(f"{len(self.problems):,} problem{'s' if len(self.problems) != 1 else ''}")
         outcome = "complete" if self.complete else "in_progress"
         return Decision(
-            outcome=outcome, citation=CITATION, reason="Tally: " + "; ".join(parts) + ".",
+            outcome=outcome, citation=self.citation, reason="Tally: " + "; ".join(parts) + ".",
             numbers={"tallied": tallied, "expected": expected, "missing_units": list(self.missing_units),
                      "awaiting_second_entry": list(self.awaiting_second_entry),
                      "disagreements": len(self.disagreements), "problems": len(self.problems),
@@ -209,9 +220,10 @@ def _differences(first: TallySheet, second: TallySheet, choices: Iterable[str]) 
 
 def accept_sheets(
     sheets: Iterable[TallySheet], *, contest: Contest, expected_units: Sequence[str], double_entry: bool,
-    election_sheet_ids: Collection[str] = (),
+    election_sheet_ids: Collection[str] = (), law: LawProfile = DEFAULT_LAW,
 ) -> TallyState:
     """Decide which sheet counts for each unit from every entry so far (see the module's readings)."""
+    citation = tally_citation(law)
     expected = tuple(expected_units)
     if len(set(expected)) != len(expected):
         raise ValueError("expected_units lists a unit twice")
@@ -224,7 +236,8 @@ def accept_sheets(
         if any(sheet.same_entry_as(s) for s in seen):
             continue
         seen.append(sheet)
-        own = validate_sheet(sheet, contest=contest, expected_units=expected, election_sheet_ids=election_sheet_ids)
+        own = validate_sheet(sheet, contest=contest, expected_units=expected, election_sheet_ids=election_sheet_ids,
+                             law=law)
         problems.extend(own)
         if not own:
             valid.append(sheet)
@@ -260,7 +273,7 @@ def accept_sheets(
             else:
                 message = (f"sheets {' and '.join(first_ids)} both tally {unit_label(unit)}; one tally sheet per "
                            f"ballot batch or precinct, so no ballot is counted twice")
-            problems.append(SheetProblem(first_ids[1], "unit", message, CITATION))
+            problems.append(SheetProblem(first_ids[1], "unit", message, citation))
             continue
         if len(firsts) > 1:  # same sheet, entry 1 keyed twice with different figures
             problems.append(SheetProblem(first_ids[0], "entry", f"first entry of sheet {first_ids[0]} is entered "
@@ -304,7 +317,7 @@ def accept_sheets(
 
     return TallyState(
         counted=MappingProxyType(counted), disagreements=tuple(disagreements), awaiting_second_entry=tuple(awaiting),
-        problems=tuple(problems), expected_units=expected, double_entry=double_entry,
+        problems=tuple(problems), expected_units=expected, double_entry=double_entry, citation=citation,
     )
 
 
@@ -340,7 +353,7 @@ class TallyComparison(Decision):
     same_units: bool = True
 
 
-def compare_with_original(original: Contest, amended: Contest) -> TallyComparison:
+def compare_with_original(original: Contest, amended: Contest, law: LawProfile = DEFAULT_LAW) -> TallyComparison:
     """Rows for every (unit, choice) that changed, and the change in each choice's total.
 
     Units present on one side only count as 0 on the other; when the recount's units differ from the
@@ -365,7 +378,7 @@ def compare_with_original(original: Contest, amended: Contest) -> TallyCompariso
         reason = f"{original.name}: recount totals {'; '.join(moved)} — by unit: {where}."
         outcome = "changed"
     return TallyComparison(
-        outcome=outcome, citation=CITATION, reason=reason,
+        outcome=outcome, citation=tally_citation(law), reason=reason,
         numbers={"changes": list(changes), "totals_before": before, "totals_after": after,
                  "total_changes": total_changes, "same_units": same_units},
         contest=original.name, changes=changes, totals_before=MappingProxyType(before),

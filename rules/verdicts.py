@@ -1,4 +1,5 @@
-"""Every contest of a survey of returns decided under (1), or listed as undecided with why.
+"""Every contest of a survey of returns decided under the law's trigger (1306(1) by default), or listed as undecided
+with why.
 
 `rules.margin` decides a contest whose every count is known. This module decides the rest of what a
 real file holds, and refuses only what cannot be decided:
@@ -6,7 +7,8 @@ real file holds, and refuses only what cannot be decided:
   value they could hold (`rules.bounds`), else undecided;
 - a file that may be a party primary but does not say: decided when neither reading requires a
   recount, else undecided (say which it is);
-- no votes at all (a file from before the count): undecided, never "a tie at 0-0";
+- a contest with no votes at all: undecided, never "a tie at 0-0" (said of the contest: other contests of
+  the same file may have votes);
 - only write-in votes, nobody named: undecided.
 Every verdict names each reading it applied.
 """
@@ -17,6 +19,7 @@ from dataclasses import dataclass
 
 from rules.bounds import no_recount_possible, ranges_of, recount_possible
 from rules.contest import Contest, Returns, Undecided
+from rules.laws import DEFAULT_LAW, LawProfile
 from rules.margin import DEFAULT_MULTI_SEAT_RULE, MarginDecision, MultiSeatRule, check_automatic_recount
 
 HIDDEN_READING = ("hidden counts: {n} cell{s} of this contest give no exact count (e.g. {example}); the verdict "
@@ -31,25 +34,28 @@ class Verdicts:
 
 
 def decide_returns(returns: Returns, multi_seat_rule: MultiSeatRule = DEFAULT_MULTI_SEAT_RULE,
-                   contests: list[Contest] | None = None) -> Verdicts:
-    """Decide `contests` (default: all of `returns`); the reader's undecided contests are kept."""
+                   contests: list[Contest] | None = None, *, law: LawProfile = DEFAULT_LAW) -> Verdicts:
+    """Decide `contests` (default: all of `returns`) under `law`; the reader's undecided contests are kept."""
     decided: list[MarginDecision] = []
     undecided: list[Undecided] = list(returns.undecided) if contests is None else []
     for contest in returns.contests if contests is None else contests:
-        result = decide_contest(contest, multi_seat_rule)
+        result = decide_contest(contest, multi_seat_rule, law=law)
         (undecided if isinstance(result, Undecided) else decided).append(result)
     return Verdicts(tuple(sorted(decided, key=lambda d: d.closeness)), tuple(undecided))
 
 
-def decide_contest(contest: Contest, multi_seat_rule: MultiSeatRule = DEFAULT_MULTI_SEAT_RULE
-                   ) -> MarginDecision | Undecided:
+NO_VOTES = ("no votes counted: every count of this contest is 0 (its returns not yet counted?); there is nothing "
+            "to compare")
+
+
+def decide_contest(contest: Contest, multi_seat_rule: MultiSeatRule = DEFAULT_MULTI_SEAT_RULE, *,
+                   law: LawProfile = DEFAULT_LAW) -> MarginDecision | Undecided:
     if contest.if_primary:
-        return _either_kind(contest, multi_seat_rule)
+        return _either_kind(contest, multi_seat_rule, law)
     buckets = set(contest.buckets)
     named = [c for c in contest.choices if c not in buckets]
     if not contest.uncertain and contest.total_votes == 0:
-        return Undecided(contest.name, "no votes counted: every count in the file is 0 (a file from before the "
-                                       "count?); there is nothing to compare")
+        return Undecided(contest.name, NO_VOTES)
     if named and not contest.uncertain and not any(contest.totals[c] for c in named):
         return Undecided(contest.name, "no votes for any named choice, only for the write-in line: the file does "
                                        "not name who received them; tally the write-ins by name")
@@ -57,19 +63,22 @@ def decide_contest(contest: Contest, multi_seat_rule: MultiSeatRule = DEFAULT_MU
         return Undecided(contest.name, "only write-in votes: the file does not name who received them; tally the "
                                        "write-ins by name")
     if contest.uncertain:
-        return _with_hidden_counts(contest, named, multi_seat_rule)
-    return check_automatic_recount(contest, multi_seat_rule)
+        return _with_hidden_counts(contest, named, multi_seat_rule, law)
+    return check_automatic_recount(contest, multi_seat_rule, law=law)
 
 
-def _with_hidden_counts(contest: Contest, named: list[str], rule: MultiSeatRule) -> MarginDecision | Undecided:
+def _with_hidden_counts(contest: Contest, named: list[str], rule: MultiSeatRule,
+                        law: LawProfile) -> MarginDecision | Undecided:
+    wanted = rule
+    rule = MultiSeatRule(law.multi_seat.statutory_rule) if law.multi_seat.statutory_rule else rule
     cells = [b for (_, choice), b in contest.uncertain.items() if choice in named]
     rows = tuple(f"{b.location}: {b.describe()}" if b.location else b.describe() for b in cells[:20])
     k = contest.seats if rule is MultiSeatRule.LAST_WINNER_FIRST_LOSER else 1
     ranges = ranges_of(contest, named)
     if all(high == 0 for high in ranges.high.values()):  # every count hidden or not is at most 0
-        return Undecided(contest.name, "no votes counted: every count in the file is 0 or hidden as at most 0; "
-                                       "there is nothing to compare", rows)
-    lowest = check_automatic_recount(contest, rule)
+        return Undecided(contest.name, "no votes counted: every count of this contest is 0 or hidden as at most "
+                                       "0; there is nothing to compare", rows)
+    lowest = check_automatic_recount(contest, wanted, law=law)
     if len(named) <= contest.seats:
         can_recount, can_not = False, True
     else:
@@ -91,9 +100,9 @@ def _with_hidden_counts(contest: Contest, named: list[str], rule: MultiSeatRule)
                                reason=lowest.reason + " The same for every value of the hidden counts.")
 
 
-def _either_kind(contest: Contest, rule: MultiSeatRule) -> MarginDecision | Undecided:
-    general = decide_contest(dataclasses.replace(contest, if_primary=()), rule)
-    parts = [decide_contest(part, rule) for part in contest.if_primary]
+def _either_kind(contest: Contest, rule: MultiSeatRule, law: LawProfile) -> MarginDecision | Undecided:
+    general = decide_contest(dataclasses.replace(contest, if_primary=()), rule, law=law)
+    parts = [decide_contest(part, rule, law=law) for part in contest.if_primary]
     undecided = [d for d in [general, *parts] if isinstance(d, Undecided)]
     if undecided:
         return Undecided(contest.name, "the file does not say whether it is a party primary, and one reading cannot "

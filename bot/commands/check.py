@@ -1,4 +1,5 @@
-"""`recount-bot check FILE`: which contests need an automatic recount under 1306(1), and why.
+"""`recount-bot check FILE [--law KEY]`: which contests need an automatic recount under the election's law, and why
+(1-13.5-1306(1) when no --law is given, and the answer says so).
 
 Exit status: 0 when every contest was decided; 3 when some contest (or a row naming none) could not
 be decided, each listed with why; 2 when the file could not be read at all. With --format json the
@@ -13,6 +14,7 @@ import sys
 from bot.commands.check_report import as_json, as_text, problems_json
 from bot.commands.common import add_returns_arguments, read_returns_file
 from bot.commands.errors import UsageError
+from bot.commands.law_option import ChosenLaw, add_law_argument, chosen_law
 from rules.margin import DEFAULT_MULTI_SEAT_RULE, MultiSeatRule
 from rules.returns import ReturnsError
 from rules.verdicts import decide_returns
@@ -21,34 +23,48 @@ EXIT_SOME_UNDECIDED = 3
 
 
 def register(subparsers) -> None:
-    parser = subparsers.add_parser("check", help="check a survey of returns for automatic recounts (1306(1))")
+    parser = subparsers.add_parser("check", help="check a survey of returns for automatic recounts")
     add_returns_arguments(parser)
+    add_law_argument(parser)
     parser.add_argument("--format", choices=("text", "json"), default="text", dest="output_format")
-    parser.add_argument("--multi-seat-rule", choices=[r.value for r in MultiSeatRule],
-                        default=DEFAULT_MULTI_SEAT_RULE.value,
-                        help="which totals to compare in multi-seat contests (1306 is silent; default: %(default)s)")
+    parser.add_argument("--multi-seat-rule", choices=[r.value for r in MultiSeatRule], default=None,
+                        help="which totals to compare in multi-seat contests where the law is silent (1-13.5-1306, "
+                             f"31-10-1207; 1-10.5-101(1)(b) says it itself); default: {DEFAULT_MULTI_SEAT_RULE.value}")
     parser.add_argument("--contest", action="append", default=[], help="check only this contest (repeatable)")
     parser.set_defaults(func=run)
 
 
+def _rule(args: argparse.Namespace, law: ChosenLaw) -> MultiSeatRule:
+    """The multi-seat reading asked for; refused when the law itself says which totals to compare."""
+    statutory = law.profile.multi_seat.statutory_rule
+    if args.multi_seat_rule is None:
+        return MultiSeatRule(statutory) if statutory else DEFAULT_MULTI_SEAT_RULE
+    if statutory and args.multi_seat_rule != statutory:
+        raise UsageError(f"--multi-seat-rule {args.multi_seat_rule}: under --law {law.profile.key} the law itself "
+                         f"says which totals a multi-seat contest compares ({law.profile.multi_seat.provision.citation}"
+                         f": {statutory}); leave the option out")
+    return MultiSeatRule(args.multi_seat_rule)
+
+
 def run(args: argparse.Namespace) -> int:
+    law = chosen_law(args)
+    rule = _rule(args, law)
     try:
         returns = read_returns_file(args)
     except ReturnsError as exc:
         if args.output_format == "json":
-            print(json.dumps(problems_json(exc.problems), indent=2))
+            print(json.dumps(problems_json(exc.problems, law), indent=2))
         raise UsageError(_refusal(args, exc)) from None
-    rule = MultiSeatRule(args.multi_seat_rule)
     if args.contest:
         contests, undecided = _chosen(args, returns)
-        verdicts = decide_returns(returns, rule, contests=contests)
+        verdicts = decide_returns(returns, rule, contests=contests, law=law.profile)
         verdicts = type(verdicts)(verdicts.decisions, verdicts.undecided + tuple(undecided))
     else:
-        verdicts = decide_returns(returns, rule)
+        verdicts = decide_returns(returns, rule, law=law.profile)
     if args.output_format == "json":
-        print(json.dumps(as_json(verdicts, returns, args.multi_seat_rule), indent=2))
+        print(json.dumps(as_json(verdicts, returns, rule.value, law), indent=2))
     else:
-        print(as_text(verdicts, returns, args.multi_seat_rule))
+        print(as_text(verdicts, returns, rule.value, law))
     if verdicts.undecided:
         print(f"recount-bot check: {len(verdicts.undecided)} contest{'s' if len(verdicts.undecided) != 1 else ''} "
               "could not be decided; see \"Undecided\"", file=sys.stderr)

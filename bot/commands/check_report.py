@@ -5,6 +5,7 @@ count, with where the first rows are) and what could not be decided (with why an
 """
 from __future__ import annotations
 
+from bot.commands.law_option import ChosenLaw
 from bot.text_table import render_table
 from rules.contest import Returns
 from rules.margin import MarginDecision, MultiSeatRule
@@ -38,8 +39,9 @@ def decision_json(d: MarginDecision) -> dict:
     }
 
 
-def as_json(verdicts: Verdicts, returns: Returns, multi_seat_rule: str) -> dict:
+def as_json(verdicts: Verdicts, returns: Returns, multi_seat_rule: str, law: ChosenLaw) -> dict:
     return {
+        "law": law.as_json(),
         "contests": [decision_json(d) for d in verdicts.decisions],
         "undecided": [{"contest": u.contest, "reason": u.reason, "rows": list(u.rows)} for u in verdicts.undecided],
         "set_aside": [{"kind": s.kind, "count": s.count, "rows": list(s.rows)} for s in returns.set_aside],
@@ -50,9 +52,10 @@ def as_json(verdicts: Verdicts, returns: Returns, multi_seat_rule: str) -> dict:
     }
 
 
-def problems_json(problems: list[Problem]) -> dict:
+def problems_json(problems: list[Problem], law: ChosenLaw) -> dict:
     """The JSON of a file that could not be read at all (exit 2): nothing decided, every problem listed."""
     return {
+        "law": law.as_json(),
         "contests": [], "undecided": [], "set_aside": [], "source_format": None, "readings": [], "notes": [],
         "problems": [{"location": p.location, "message": p.message} for p in problems],
     }
@@ -64,7 +67,7 @@ def _verdict(d: MarginDecision) -> str:
     return "uncontested" if d.outcome == "uncontested" else "no recount"
 
 
-def as_text(verdicts: Verdicts, returns: Returns, multi_seat_rule: str) -> str:
+def as_text(verdicts: Verdicts, returns: Returns, multi_seat_rule: str, law: ChosenLaw) -> str:
     decisions = verdicts.decisions
     rows = []
     for d in decisions:
@@ -81,7 +84,9 @@ def as_text(verdicts: Verdicts, returns: Returns, multi_seat_rule: str) -> str:
     out = [
         f"{len(decisions)} contest{'s' if len(decisions) != 1 else ''} checked ({returns.source_format} format), "
         f"closest first; {recounts} need{'s' if recounts == 1 else ''} an automatic recount "
-        f"under C.R.S. 1-13.5-1306(1)" + (f"; {undecided} could not be decided (below)." if undecided else "."),
+        f"under {law.profile.trigger.provision.citation}"
+        + (f"; {undecided} could not be decided (below)." if undecided else "."),
+        law.line,
         "",
     ]
     if decisions:
@@ -93,7 +98,7 @@ def as_text(verdicts: Verdicts, returns: Returns, multi_seat_rule: str) -> str:
         ]
     if any(d.seats > 1 for d in decisions):
         out.append(f"Multi-seat contests use the reading '{multi_seat_rule}': "
-                   f"{MultiSeatRule(multi_seat_rule).description}.")
+                   f"{MultiSeatRule(multi_seat_rule).description_for(law.profile)}.")
     for reading in returns.readings:
         out.append(f"Reading: {reading}.")
     out.append("")

@@ -5,10 +5,14 @@ returns must be complete: a file with a contest `check` would list as undecided 
 a hidden count, a primary it cannot tell from a general election) is refused whole, every problem
 listed. A re-import of changed returns records version 2, 3, ...; an identical one
 records nothing. Bad input exits 2 with every problem listed, and nothing is written.
+
+--law names the recount law the election runs under (1-13.5-1306 when not given, and the answer says so). It is
+checked and shown with the survey's readings; it is not stored with the election yet (that needs a migration).
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 from bot.commands.common import (
     add_returns_arguments,
@@ -19,12 +23,14 @@ from bot.commands.common import (
     slack_id,
 )
 from bot.commands.errors import UsageError
+from bot.commands.law_option import add_law_argument, chosen_law
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("import", help="load a survey of returns into an election (a new version)")
     add_returns_arguments(parser)
     parser.add_argument("--election-date", required=True, help="YYYY-MM-DD")
+    add_law_argument(parser)
     parser.add_argument("--name", required=True, help='the election, e.g. "Regular Special District Election"')
     parser.add_argument("--local-government", help="the local government conducting it (may be left out when the "
                                                    "office serves only one)")
@@ -58,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
 
     election_date = parse_date(args.election_date, "--election-date")
     team = slack_id(args.team, "--team", "TE", "T0123ABCD") if args.team else None
+    law = chosen_law(args)
     returns = load_returns(args, done="imported")  # every problem in the file, before the database is opened
+    returns = dataclasses.replace(returns, readings=returns.readings + (law.reading,))
     source = args.file.read_bytes()
     db = open_database()
     services = Services(db)
@@ -73,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         db.dispose()
     print(result.describe())
+    print(law.line)
     for reading in returns.readings:
         print(f"Reading: {reading}")
     for aside in returns.set_aside:

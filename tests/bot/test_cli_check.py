@@ -134,7 +134,7 @@ def test_text_cherry_creek_tie_for_the_second_seat(example_text):
     tie_lines = [line for line in example_text.splitlines() if line.strip().startswith("TIE:")]
     assert len(tie_lines) == 1
     assert "Thomas Reed, Priya Natarajan at 2,666 votes" in tie_lines[0]
-    assert "decided by lot (C.R.S. 1-13.5-1304)" in tie_lines[0]
+    assert "decided by lot by the canvass board (C.R.S. 1-13.5-1304)" in tie_lines[0]
     assert "Multi-seat contests use the reading 'last-winner-first-loser'" in example_text
 
 
@@ -160,7 +160,9 @@ def test_text_states_the_test_and_cites_every_verdict(example_text):
 def test_json_shape_and_types():
     data = check_json(EXAMPLE)
     assert set(data) == {"contests", "undecided", "set_aside", "source_format", "multi_seat_rule", "readings",
-                         "notes"}
+                         "notes", "law"}
+    assert (data["law"]["key"], data["law"]["given"]) == ("1-13.5-1306", False)
+    assert data["law"]["note"] == "no --law given: C.R.S. 1-13.5-1306 applied by default"
     assert data["undecided"] == [] and data["set_aside"] == []
     assert data["source_format"] == "template"
     assert data["multi_seat_rule"] == "last-winner-first-loser"
@@ -200,7 +202,8 @@ def test_json_values():
     assert cherry["highest"] == {"choice": "Thomas Reed", "votes": 2666}
     assert cherry["next_highest"] == {"choice": "Priya Natarajan", "votes": 2666}
     assert (cherry["margin"], cherry["max_margin_for_recount"], cherry["seats"]) == (0, 13, 2)
-    assert cherry["winners"] == [{"choice": "Maria Alvarez", "votes": 2710}, {"choice": "Thomas Reed", "votes": 2666}]
+    # The last seat is tied: winners names only the choice above the tie, never one of the tied two.
+    assert cherry["winners"] == [{"choice": "Maria Alvarez", "votes": 2710}]
     assert cherry["tie_for_last_seat"] is True
     assert "C.R.S. 1-13.5-1304" in cherry["tie_note"]
     assert "last winner vs first loser" in cherry["rule"]

@@ -14,9 +14,12 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYS = ("request_deadline", "automatic_recount_deadline", "requested_recount_deadline", "contest_filing_deadline")
+KEYS = ("request_window_opens", "request_deadline", "automatic_recount_deadline", "requested_recount_deadline",
+        "contest_filing_deadline")
 DEADLINE_KEYS = {"date", "citation", "reason", "reading", "counting", "rolled_from", "note", "estimated", "earliest",
-                 "latest", "falls_on"}
+                 "latest", "falls_on", "law"}
+DEFAULT_LAW_LINE = ("Law: C.R.S. 1-13.5-1306 (Local Government Election Code recount) — no --law given, so the default; "
+                    "say --law 31-10-1207 or --law 1-10.5 for another.")
 
 
 def _command() -> list[str]:
@@ -50,7 +53,12 @@ def assert_bad_input(result: subprocess.CompletedProcess[str], *expected: str) -
 
 def test_json_shape():
     data = deadlines_json("--election-date", "2026-11-03")
-    assert list(data) == list(KEYS)
+    assert list(data) == [*KEYS, "law", "questions"]
+    assert data["law"] == {"key": "1-13.5-1306", "citation": "C.R.S. 1-13.5-1306",
+                           "title": "Local Government Election Code recount", "given": False,
+                           "note": "no --law given: C.R.S. 1-13.5-1306 applied by default",
+                           "unconfirmed": data["law"]["unconfirmed"]}
+    assert data["questions"] == []
     for key in KEYS:
         d = data[key]
         assert set(d) == DEADLINE_KEYS, key
@@ -69,18 +77,19 @@ def test_general_election_2026():
     assert data["request_deadline"] == {
         "date": "2026-11-20", "citation": "C.R.S. 1-13.5-1306(2)(a)", "rolled_from": None,
         "note": "17 days after the election of 2026-11-03 (election day excluded) is Fri 2026-11-20",
-        "estimated": False, "falls_on": None, "earliest": None, "latest": None,
+        "estimated": False, "falls_on": None, "earliest": None, "latest": None, "law": "1-13.5-1306",
         "counting": "calendar days (C.R.S. 1-13.5-107(1)); the day of the event excluded, the last day included",
         "reason": "A recount request must be filed by Fri 2026-11-20, 17 days after the election of 2026-11-03.",
         "reading": data["request_deadline"]["reading"],
     }
-    assert "C.R.S. 1-13.5-107(2)" in data["request_deadline"]["reading"]
+    assert "C.R.S. 1-1-106(4), applied by C.R.S. 1-13.5-106(2)" in data["request_deadline"]["reading"]
     auto = data["automatic_recount_deadline"]
     assert (auto["date"], auto["citation"], auto["estimated"], auto["rolled_from"], auto["falls_on"]) == (
         "2026-12-01", "C.R.S. 1-13.5-1306(1)", False, None, None)
     requested = data["requested_recount_deadline"]
-    assert (requested["date"], requested["citation"], requested["estimated"]) == (
-        "2026-12-15", "C.R.S. 1-13.5-1306(2)(e)", True)
+    # Until the canvass date is entered: the earliest (canvass Wed 11-04 + 28 = Wed 12-02), the latest beside it.
+    assert (requested["date"], requested["citation"], requested["estimated"], requested["latest"]) == (
+        "2026-12-02", "C.R.S. 1-13.5-1306(2)(e)", True, "2026-12-15")
     assert "estimate" in requested["note"] and "Tue 2026-11-17" in requested["note"]
     contest = data["contest_filing_deadline"]
     assert (contest["date"], contest["citation"], contest["rolled_from"]) == ("2026-11-30", "C.R.S. 1-13.5-1403", None)
@@ -104,7 +113,7 @@ def test_request_deadline_on_a_saturday_rolls_to_monday():
     request = data["request_deadline"]
     assert request["date"] == "2024-03-25"
     assert request["rolled_from"] == "2024-03-23"
-    assert "Saturday" in request["note"] and "C.R.S. 1-13.5-107(2)" in request["note"]
+    assert "Saturday" in request["note"] and "C.R.S. 1-1-106(4)" in request["note"]
     # the contest window counts from the rolled request deadline: Mon 03-25 + 10 = Thu 04-04
     assert data["contest_filing_deadline"]["date"] == "2024-04-04"
 
@@ -143,6 +152,7 @@ def test_text_table_and_notes():
     out = result.stdout
     assert out.startswith("Recount calendar for the election of Tuesday 2026-11-03")
     lines = out.splitlines()
+    assert lines[1] == DEFAULT_LAW_LINE
     header = next(line for line in lines if line.startswith("Deadline"))
     assert header.split() == ["Deadline", "Date", "Citation", "Flags"]
 
@@ -153,11 +163,12 @@ def test_text_table_and_notes():
     assert "C.R.S. 1-13.5-1306(2)(a)" in row("Last day to file a recount request")
     assert "Tue 2026-12-01" in row("Automatic recount complete by")
     requested = row("Requested recount complete by")
-    assert "Tue 2026-12-15" in requested and requested.rstrip().endswith("estimate: between Wed 2026-12-02 and Tue 2026-12-15")
+    assert "Wed 2026-12-02" in requested and requested.rstrip().endswith("earliest; latest Tue 2026-12-15")
     assert "Mon 2026-11-30" in row("Election contest filed by (information)")
     notes = [line for line in lines if line.startswith("- ")]
-    assert len(notes) == 4
-    assert notes[0] == ("- Last day to file a recount request: 17 days after the election of 2026-11-03 "
+    assert len(notes) == 5
+    assert notes[0] == "- First day to file a recount request: the day after the election of 2026-11-03, Wed 2026-11-04"
+    assert notes[1] == ("- Last day to file a recount request: 17 days after the election of 2026-11-03 "
                         "(election day excluded) is Fri 2026-11-20")
     assert any(line.strip().startswith("Reading: completion deadlines do not roll") for line in lines)
 
@@ -208,21 +219,21 @@ def test_a_day_closed_by_the_governor_is_a_legal_holiday_for_the_calendar():
     request = data["request_deadline"]
     assert (request["date"], request["rolled_from"]) == ("2026-11-23", "2026-11-20")
     assert "Day of prayer" in request["note"] and "C.R.S. 24-11-101(1)" in request["note"]
-    assert "C.R.S. 1-13.5-107(2)" in request["reason"]
+    assert "C.R.S. 1-1-106(4)" in request["reason"]
     text = recount_bot("deadlines", "--election-date", "2026-11-03", "--closed-day", "2026-11-20=Day of prayer")
     assert text.returncode == 0
     assert "Closed: Fri 2026-11-20, Day of prayer — a legal holiday (C.R.S. 24-11-101(1))." in text.stdout
 
 
-def test_the_estimate_without_a_canvass_is_a_range_with_its_reading():
+def test_without_a_canvass_the_earliest_possible_deadline_is_shown_with_the_latest_beside_it():
     # Canvass the day after (Wed 11-04) + 28 = Wed 2026-12-02; on the 14th day (Tue 11-17) + 28 = Tue 2026-12-15.
     requested = deadlines_json("--election-date", "2026-11-03")["requested_recount_deadline"]
     assert (requested["earliest"], requested["latest"], requested["date"]) == ("2026-12-02", "2026-12-15",
-                                                                             "2026-12-15")
-    assert "C.R.S. 1-13.5-1305" in requested["reason"] and "may be earlier" in requested["reason"]
+                                                                             "2026-12-02")
+    assert "C.R.S. 1-13.5-1305" in requested["reason"] and "earliest possible deadline" in requested["reason"]
     assert requested["reading"].startswith("until the canvass date is entered")
     text = recount_bot("deadlines", "--election-date", "2026-11-03").stdout
-    assert "estimate: between Wed 2026-12-02 and Tue 2026-12-15" in text
+    assert "Requested recount complete by" in text and "earliest; latest Tue 2026-12-15" in text
 
 
 def test_a_bad_closed_day_is_refused_naming_it():

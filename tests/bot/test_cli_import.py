@@ -18,6 +18,10 @@ ELECTION = ("--election-date", "2026-11-03", "--name", "Regular Special District
 PLACE = ("--local-government", "Front Range Special Districts", "--governing-body", "Board of Directors")
 
 
+LAW_DEFAULT_LINE = ("Law: C.R.S. 1-13.5-1306 (Local Government Election Code recount) — no --law given, so the default; "
+                    "say --law 31-10-1207 or --law 1-10.5 for another.")
+
+
 @pytest.fixture
 def database(empty_database_url):
     db = Database(empty_database_url)
@@ -45,13 +49,14 @@ def test_first_identical_and_changed_imports(database, tmp_path) -> None:
     url, db = database
     first = run_import(url, EXAMPLE, "--team", "T0OFFICE1", *PLACE)
     assert first.returncode == 0, first.stderr
-    assert first.stdout.strip() == ("Regular Special District Election: survey of returns version 1 recorded "
-                                    "(4 contests).")
+    assert first.stdout.splitlines() == [
+        "Regular Special District Election: survey of returns version 1 recorded (4 contests).",
+        LAW_DEFAULT_LINE, "Reading: recount law: C.R.S. 1-13.5-1306 (no --law given, the default)"]
 
     again = run_import(url, EXAMPLE, *PLACE)  # --team inferred: the database holds one workspace now
     assert again.returncode == 0, again.stderr
-    assert again.stdout.strip() == ("Regular Special District Election: the returns are identical to version 1; "
-                                    "no new version was made.")
+    assert again.stdout.splitlines()[0] == ("Regular Special District Election: the returns are identical to version "
+                                            "1; no new version was made.")
     assert count(db, SurveyVersion) == 1
 
     changed = tmp_path / "corrected.csv"
@@ -132,7 +137,8 @@ def test_a_real_file_imports_with_what_was_set_aside_and_the_readings_said(datab
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "Regular Special District Election: survey of returns version 1 recorded (164 contests)."
-    assert lines[1].startswith("Reading: party primary: the file's name says so (20160628__co__primary__county.csv)")
+    assert lines[1] == LAW_DEFAULT_LINE
+    assert lines[2].startswith("Reading: party primary: the file's name says so (20160628__co__primary__county.csv)")
     # The same rows under a name that says nothing: a primary cannot be told from a general election, so
     # nothing is recorded until the clerk says which it is.
     unnamed = tmp_path / "returns.csv"
@@ -146,3 +152,16 @@ def test_a_real_file_imports_with_what_was_set_aside_and_the_readings_said(datab
     assert said.returncode == 0, said.stderr
     assert "Reading: party primary: as you said (--election-kind)" in said.stdout
     assert count(db, SurveyVersion) == 2
+
+
+def test_the_law_is_checked_and_said_with_the_readings(database) -> None:
+    url, db = database
+    given = run_import(url, EXAMPLE, "--team", "T0OFFICE1", "--law", "31-10-1207", *PLACE)
+    assert given.returncode == 0, given.stderr
+    lines = given.stdout.splitlines()
+    assert lines[1] == "Law: C.R.S. 31-10-1207 (Municipal Election Code recount) — --law 31-10-1207."
+    assert lines[2] == "Reading: recount law: C.R.S. 31-10-1207 (given with --law)"
+    # An unknown law is refused before anything is read or written.
+    assert_refused(run_import(url, EXAMPLE, "--law", "1306", *PLACE), 2, "--law", "'1306'", "1-13.5-1306",
+                   "31-10-1207", "1-10.5")
+    assert count(db, SurveyVersion) == 1

@@ -1,6 +1,6 @@
 """A day the governor or the president appointed as a holiday (C.R.S. 24-11-101(1)), entered by the official
 through `/recount admin closed-day`: stored with an audit row, and every deadline of the office skips it as a
-legal holiday (1-13.5-107(2)). Through signed requests into the real app, on SQLite and PostgreSQL."""
+legal holiday (1-1-106(4), applied by 1-13.5-106(2)). Through signed requests into the real app, on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 from sqlalchemy import select
@@ -27,7 +27,7 @@ def test_an_appointed_day_is_entered_audited_and_moves_the_request_window(harnes
 
     # Fri 11-20 is now a legal holiday: the window runs over Sat and Sun to Mon 2026-11-23.
     view = text_of(open_form(harness))
-    assert "Mon 2026-11-23" in view and "C.R.S. 1-13.5-107(2)" in view
+    assert "Mon 2026-11-23" in view and "C.R.S. 1-1-106(4)" in view
 
     assert "already entered" in admin(harness, "closed-day 2026-11-20 Day of prayer (Governor's proclamation)")
     assert "Day of prayer" in admin(harness, "closed-days")

@@ -177,7 +177,7 @@ def test_determining_the_cost_item_by_item_edits_the_card_and_posts_the_cost_and
                             ("(2)(d)", "refunded to you"), ("(2)(f)", "unused portion will be returned"),
                             ("(2)(e)", "twenty-eighth day after the canvass"), ("(2)(b)(III)", "notify you")):
         assert f"C.R.S. 1-13.5-1306{citation}" in letter and words in letter, (citation, words)
-    assert "Tuesday, December 15, 2026 (an estimate until the canvass date is entered" in letter
+    assert "Wednesday, December 2, 2026 (an estimate until the canvass date is entered" in letter
     assert "Dana Whitfield\nDesignated Election Official\nFront Range Special Districts" not in letter  # staff acted
     assert "[name]\nDesignated Election Official\nFront Range Special Districts" in letter
 
@@ -366,7 +366,7 @@ def test_counting_waits_for_all_four_steps_then_starts_once(harness) -> None:
     began = thread_texts(harness, card)[-1]
     assert "*Counting began* Fri 2026-11-06 09:00 MST" in began
     assert "cost $1,478.59 determined and notified, $1,500.00 collected" in began
-    assert "Complete no later than *Tue 2026-12-15* (estimate) (C.R.S. 1-13.5-1306(2)(e))" in began
+    assert "Complete no later than *Wed 2026-12-02* (estimate) (C.R.S. 1-13.5-1306(2)(e))" in began
 
     # A stale card's buttons change nothing now.
     answered = len(harness.slack.calls_to("response_url"))
@@ -377,7 +377,8 @@ def test_counting_waits_for_all_four_steps_then_starts_once(harness) -> None:
 # ================================================================ the canvass date, (2)(e)
 def test_entering_the_canvass_date_moves_the_requested_deadline_and_says_so_in_the_thread(harness) -> None:
     card = requested_card(harness)
-    assert "*Tue 2026-12-15* (estimate)" in text_of(card)
+    # Until the canvass date is entered: the earliest possible deadline (a canvass Wed 11-04 + 28 = Wed 12-02).
+    assert "*Wed 2026-12-02* (estimate)" in text_of(card)
     harness.command("canvass 2026-11-09", user=STAFF)
     assert "You need the official role" in harness.wait("response_url")[-1].args["text"]
     harness.command("canvass 2026-11-09")
@@ -390,12 +391,12 @@ def test_entering_the_canvass_date_moves_the_requested_deadline_and_says_so_in_t
     harness.command("canvass 2026-11-09")
     summary = harness.wait("response_url", count=4)[-1].args["text"]
     assert "was entered as *Mon 2026-11-09*" in summary
-    assert f"{PINE_RIDGE} (case #" in summary and "moved from Tue 2026-12-15 (estimate) to Mon 2026-12-07" in summary
+    assert f"{PINE_RIDGE} (case #" in summary and "moved from Wed 2026-12-02 (estimate) to Mon 2026-12-07" in summary
     card_text = text_of(current(harness, card))
     assert "*Mon 2026-12-07*\nC.R.S. 1-13.5-1306(2)(e)" in card_text and "(estimate)" not in card_text
     moved = thread_texts(harness, card)[-1]
     assert "The canvass of Regular Special District Election was entered as *Mon 2026-11-09*" in moved
-    assert "deadline moved from Tue 2026-12-15 (estimate) to *Mon 2026-12-07*: 28 days after canvassing " \
+    assert "deadline moved from Wed 2026-12-02 (estimate) to *Mon 2026-12-07*: 28 days after canvassing " \
            "(C.R.S. 1-13.5-1306(2)(e))" in moved
     with harness.db.transaction() as s:
         deadline = s.scalars(select(CaseDeadline).where(CaseDeadline.name == "requested_recount_deadline")).one()

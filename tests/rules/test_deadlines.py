@@ -80,13 +80,13 @@ def test_request_deadline(election, e_wd, raw, raw_wd, final, final_wd, why) -> 
                              f"is {raw_wd} {raw.isoformat()}")
     if why is None:
         assert d.rolled_from is None
-        assert "1-13.5-107(2)" not in d.note
+        assert "1-1-106(4)" not in d.note
     else:
         assert d.rolled_from == raw
-        assert "C.R.S. 1-13.5-107(2)" in d.note
+        assert "C.R.S. 1-1-106(4)" in d.note
         assert why in d.note
         assert f"{final_wd} {final.isoformat()}" in d.note
-        assert "1-13.5-107(2)" in d.reason
+        assert "1-1-106(4)" in d.reason
     assert f"{final_wd} {final.isoformat()}" in d.reason
 
 
@@ -107,7 +107,7 @@ TIMELY_CASES = [
     (D(2026, 11, 3), D(2026, 11, 21), False, "late"),  # the 18th day
     # Window ending Sat 2026-11-21, rolled to Mon 2026-11-23:
     (D(2026, 11, 4), D(2026, 11, 21), True, "timely"),
-    (D(2026, 11, 4), D(2026, 11, 23), True, "1-13.5-107(2)"),
+    (D(2026, 11, 4), D(2026, 11, 23), True, "1-1-106(4)"),
     (D(2026, 11, 4), D(2026, 11, 24), False, "late"),
 ]
 
@@ -185,41 +185,34 @@ def test_the_thanksgiving_completion_reason_reads_as_the_brief_asks() -> None:
 
 # ------------------------------------------------------------- (2)(e): requested recount completion
 
-def test_requested_recount_estimated_from_the_statutory_latest_canvass() -> None:
+def test_until_the_canvass_date_is_entered_the_deadline_is_the_earliest_possible() -> None:
+    # 1-13.5-1305(1): "No later than the fourteenth day following the election" -- no earliest day.
+    # Election Tue 2026-11-03. Canvass the day after, Wed 11-04, + 28 = Wed 2026-12-02 (the earliest, shown);
+    # canvass on the 14th day, Tue 11-17, + 28 = Tue 2026-12-15 (the latest, beside it).
     d = requested_recount_deadline(D(2026, 11, 3))
-    # 1-13.5-1305: canvass no later than Tue 2026-11-17 (14 days); + 28 = Tue 2026-12-15.
     assert d.name == "requested_recount_deadline"
     assert d.citation == "C.R.S. 1-13.5-1306(2)(e)"
-    assert d.date == D(2026, 12, 15)
+    assert (d.date, d.earliest, d.latest) == (D(2026, 12, 2), D(2026, 12, 2), D(2026, 12, 15))
     assert d.estimated is True
     assert d.rolled_from is None and d.falls_on is None
     assert "estimate until the canvass date is entered" in d.note
-    assert "Tue 2026-11-17" in d.note and "C.R.S. 1-13.5-1305" in d.note
-    assert d.reason.startswith("Estimated, until the canvass date is entered:")
-    assert d.numbers["canvass_date"] == D(2026, 11, 17)
-
-
-def test_without_a_canvass_date_the_requested_deadline_is_a_range() -> None:
-    # 1-13.5-1305(1): "No later than the fourteenth day following the election" -- no earliest day.
-    # Election Tue 2026-11-03. Canvass the day after, Wed 11-04, + 28 = Wed 2026-12-02 (the earliest);
-    # canvass on the 14th day, Tue 11-17, + 28 = Tue 2026-12-15 (the latest).
-    d = requested_recount_deadline(D(2026, 11, 3))
-    assert d.citation == "C.R.S. 1-13.5-1306(2)(e)"
-    assert (d.earliest, d.date) == (D(2026, 12, 2), D(2026, 12, 15))
-    assert "between Wed 2026-12-02" in d.reason and "and Tue 2026-12-15" in d.reason
-    assert "may be earlier" in d.reason and "C.R.S. 1-13.5-1305" in d.reason
-    assert "The real deadline may be earlier" in d.note and "C.R.S. 1-13.5-1305(1)" in d.note
-    assert d.reading.startswith("until the canvass date is entered, the requested recount's deadline is a range")
+    assert "Wed 2026-11-04" in d.note and "Tue 2026-11-17" in d.note and "C.R.S. 1-13.5-1305(1)" in d.note
+    assert d.reason.startswith("Until the canvass date is entered, the earliest possible deadline:")
+    assert "no later than Wed 2026-12-02" in d.reason and "at the latest Tue 2026-12-15" in d.reason
+    assert "Enter the canvass date" in d.reason
+    assert d.reading.startswith("until the canvass date is entered, the deadline shown and reminded is the earliest")
+    assert d.numbers["canvass_date"] == D(2026, 11, 4)
     assert d.as_json()["earliest"] == "2026-12-02" and d.as_json()["latest"] == "2026-12-15"
+    assert d.as_json()["date"] == "2026-12-02"
 
 
-def test_the_range_flags_an_earliest_day_on_a_holiday() -> None:
+def test_the_earliest_deadline_on_a_holiday_is_flagged() -> None:
     # Election Wed 2026-10-28: canvass the day after, Thu 10-29, + 28 = Thu 2026-11-26, Thanksgiving Day.
     d = requested_recount_deadline(D(2026, 10, 28))
-    assert d.earliest == D(2026, 11, 26)
-    assert "Thanksgiving Day: finish by Wed 2026-11-25" in d.note
+    assert (d.date, d.earliest, d.falls_on) == (D(2026, 11, 26), D(2026, 11, 26), "Thanksgiving Day")
+    assert "Thanksgiving Day: finish by Wed 2026-11-25" in d.reason
     rolled = requested_recount_deadline(D(2026, 10, 28), rollover=ROLL)
-    assert rolled.earliest == D(2026, 11, 27)
+    assert (rolled.date, rolled.rolled_from, rolled.falls_on) == (D(2026, 11, 27), D(2026, 11, 26), None)
 
 
 def test_an_entered_canvass_date_is_no_range() -> None:
@@ -253,10 +246,10 @@ def test_requested_recount_with_the_actual_canvass_date(canvass, c_wd, raw, raw_
 
 
 def test_an_estimated_completion_on_a_holiday_is_flagged() -> None:
-    # Tue 2029-11-13 + 14 = Tue 2029-11-27 (canvass); + 28 = Tue 2029-12-25, Christmas.
-    d = requested_recount_deadline(D(2029, 11, 13))
+    # Mon 2029-11-26: canvass the day after, Tue 11-27, + 28 = Tue 2029-12-25, Christmas.
+    d = requested_recount_deadline(D(2029, 11, 26))
     assert (d.date, d.estimated, d.falls_on, d.rolled_from) == (D(2029, 12, 25), True, "Christmas Day", None)
-    r = requested_recount_deadline(D(2029, 11, 13), rollover=ROLL)
+    r = requested_recount_deadline(D(2029, 11, 26), rollover=ROLL)
     assert (r.date, r.estimated, r.falls_on, r.rolled_from) == (D(2029, 12, 26), True, None, D(2029, 12, 25))
 
 
@@ -310,7 +303,7 @@ def test_contest_filing_deadline(election, concluded, start, raw, raw_wd, final,
     assert d.reading is not None and "request window closes" in d.reading and "whichever is later" in d.reading
     assert "For information" in d.reason
     if raw != final:
-        assert "C.R.S. 1-13.5-107(2)" in d.note
+        assert "C.R.S. 1-1-106(4)" in d.note
 
 
 def test_a_recount_concluded_on_or_before_the_election_is_impossible() -> None:
@@ -325,39 +318,48 @@ def test_election_deadlines_for_the_november_2026_election() -> None:
     assert isinstance(e, ElectionDeadlines)
     assert e.request.date == D(2026, 11, 20)  # Fri
     assert e.automatic_recount.date == D(2026, 12, 1)  # Tue
-    assert e.requested_recount.date == D(2026, 12, 15)  # Tue, estimated from canvass Tue 2026-11-17
+    assert e.requested_recount.date == D(2026, 12, 2)  # Wed: the earliest, from a canvass the day after (Wed 11-04)
+    assert e.requested_recount.latest == D(2026, 12, 15)  # Tue, from a canvass on the 14th day (Tue 11-17)
+    assert e.request_window_opens.date == D(2026, 11, 4)  # Wed, the day after the election
     assert e.requested_recount.estimated is True
     assert e.contest_filing.date == D(2026, 11, 30)  # Mon
 
     counting = "calendar days (C.R.S. 1-13.5-107(1)); the day of the event excluded, the last day included"
     assert e.as_json() == {
+        "request_window_opens": {
+            "date": "2026-11-04", "citation": "C.R.S. 1-13.5-1306(2)(a)", "rolled_from": None,
+            "note": "the day after the election of 2026-11-03, Wed 2026-11-04", "estimated": False, "falls_on": None,
+            "earliest": None, "latest": None, "counting": counting, "law": "1-13.5-1306",
+            "reason": "Recount requests may be filed from Wed 2026-11-04.", "reading": e.request_window_opens.reading,
+        },
         "request_deadline": {
             "date": "2026-11-20", "citation": "C.R.S. 1-13.5-1306(2)(a)", "rolled_from": None,
             "note": "17 days after the election of 2026-11-03 (election day excluded) is Fri 2026-11-20",
-            "estimated": False, "falls_on": None, "earliest": None, "latest": None, "counting": counting,
+            "estimated": False, "falls_on": None, "earliest": None, "latest": None, "counting": counting, "law": "1-13.5-1306",
             "reason": "A recount request must be filed by Fri 2026-11-20, 17 days after the election of 2026-11-03.",
             "reading": e.request.reading,
         },
         "automatic_recount_deadline": {
             "date": "2026-12-01", "citation": "C.R.S. 1-13.5-1306(1)", "rolled_from": None,
             "note": "28 days after the election of 2026-11-03 (election day excluded) is Tue 2026-12-01",
-            "estimated": False, "falls_on": None, "earliest": None, "latest": None, "counting": counting,
+            "estimated": False, "falls_on": None, "earliest": None, "latest": None, "counting": counting, "law": "1-13.5-1306",
             "reason": "The automatic recount must be completed no later than Tue 2026-12-01.",
             "reading": e.automatic_recount.reading,
         },
         "requested_recount_deadline": {
-            "date": "2026-12-15", "citation": "C.R.S. 1-13.5-1306(2)(e)", "rolled_from": None,
+            "date": "2026-12-02", "citation": "C.R.S. 1-13.5-1306(2)(e)", "rolled_from": None,
             "note": e.requested_recount.note, "estimated": True, "falls_on": None,
-            "earliest": "2026-12-02", "latest": "2026-12-15", "counting": counting,
+            "earliest": "2026-12-02", "latest": "2026-12-15", "counting": counting, "law": "1-13.5-1306",
             "reason": e.requested_recount.reason, "reading": e.requested_recount.reading,
         },
         "contest_filing_deadline": {
             "date": "2026-11-30", "citation": "C.R.S. 1-13.5-1403", "rolled_from": None,
             "note": e.contest_filing.note, "estimated": False, "falls_on": None, "earliest": None, "latest": None,
             "counting": counting, "reason": e.contest_filing.reason, "reading": e.contest_filing.reading,
+            "law": "1-13.5-1306",
         },
     }
-    assert "C.R.S. 1-13.5-107(2)" in e.request.reading and "C.R.S. 1-1-106(4)" in e.request.reading
+    assert "C.R.S. 1-13.5-106(2)" in e.request.reading and "C.R.S. 1-1-106(4)" in e.request.reading
     assert e.automatic_recount.reading.startswith("completion deadlines do not roll (default)")
     json.dumps(e.as_json())
 
@@ -378,7 +380,7 @@ def test_as_json_of_a_rolled_and_of_a_flagged_deadline() -> None:
     rolled = request_deadline(D(2026, 11, 4)).as_json()
     assert rolled["date"] == "2026-11-23" and rolled["rolled_from"] == "2026-11-21"
     assert set(rolled) == {"date", "citation", "reason", "reading", "counting", "rolled_from", "note", "estimated",
-                           "earliest", "latest", "falls_on"}
+                           "earliest", "latest", "falls_on", "law"}
     flagged = automatic_recount_deadline(D(2026, 10, 29)).as_json()
     assert flagged["date"] == "2026-11-26" and flagged["falls_on"] == "Thanksgiving Day"
     assert flagged["rolled_from"] is None

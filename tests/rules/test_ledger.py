@@ -167,7 +167,7 @@ def test_held_is_never_negative_and_always_balances(attempts) -> None:
             continue
         assert current.held >= 0
         assert current.held == (current.paid + current.governing_body_paid - current.expenses
-                                - current.refunded - current.returned)
+                                - current.refunded - current.returned - current.to_officials)
         assert current.refunded + current.returned <= current.paid
         assert current.due >= 0
         for figure in (current.paid, current.held, current.due, current.expenses):

@@ -41,6 +41,7 @@ AUTOMATIC = RequestOutcome.REFUSED_AUTOMATIC.value
 LATE = RequestOutcome.REFUSED_LATE.value
 NOT_PARTY = RequestOutcome.REFUSED_NOT_INTERESTED_PARTY.value
 INVALID = RequestOutcome.REFUSED_INVALID.value
+EARLY = RequestOutcome.REFUSED_EARLY.value
 
 
 def req(kind, in_favor_of, received_on=IN_TIME, *, name="Pat Doe", candidate=None, side=None) -> RecountRequest:
@@ -92,8 +93,8 @@ def case(description: str, *values):
              req(ELECTOR, "Jones", LAST_DAY), MAYOR, ACCEPTED, A, []),
         case("within seventeen days: the 18th day is late",
              req(ELECTOR, "Jones", DAY_AFTER), MAYOR, LATE, A, [LATE]),
-        case("a request on election day is refused as invalid (the window has not opened)",
-             req(ELECTOR, "Jones", ELECTION), MAYOR, INVALID, A, [INVALID]),
+        case("a request on election day is refused as early (the window has not opened)",
+             req(ELECTOR, "Jones", ELECTION), MAYOR, EARLY, A, [EARLY]),
         case("every failure is listed, the first one decides: party, choice, automatic, late",
              req("news_reporter", "Garcia", DAY_AFTER), CLOSE, NOT_PARTY, A, [NOT_PARTY, INVALID, AUTOMATIC, LATE]),
         case("choice before automatic before late",
@@ -177,7 +178,7 @@ def test_a_window_ending_on_a_holiday_runs_to_the_next_business_day(received_on,
     if outcome == LATE:
         assert "Independence Day" in decision.reason and "Mon 2025-07-07" in decision.reason
     else:
-        assert "moved from Fri 2025-07-04 under C.R.S. 1-13.5-107(2)" in decision.reason
+        assert "moved from Fri 2025-07-04 under C.R.S. 1-1-106(4)" in decision.reason
 
 
 # Three seats. Last winner Casey 800 vs first loser Drew 797: 3 * 200 = 600 <= 800, automatic under the default
@@ -217,7 +218,8 @@ def test_not_interested_party_reasons_say_why() -> None:
     d = evaluate_request(req(CANDIDATE, "Yes", candidate="Yes"), contest=QUESTION, election_date=ELECTION)
     assert d.reason == (
         "Refused: Pat Doe is not an interested party in Question 2A: 'Question 2A' is a ballot question; a "
-        "candidate is not an interested party in it (request as an eligible elector or as the issue committee).")
+        "candidate is not an interested party in it (request as an eligible elector or as the issue committee for a "
+        "ballot issue or question).")
     d = evaluate_request(req("news_reporter", "Garcia", DAY_AFTER), contest=CLOSE, election_date=ELECTION)
     assert d.reason.endswith("(3 more problems listed).")
 

@@ -136,7 +136,8 @@ def test_the_canvass_date_fixes_the_requested_deadline(services) -> None:
     result = set_canvass_date(services, team_id=TEAM, canvass_date=dt.date(2026, 11, 9), actor="U0OFFICIAL",
                               settings=OfficeSettings())
     [(case_id, before, after)] = result.moved
-    assert (before, after) == (dt.date(2026, 12, 15), dt.date(2026, 12, 7))
+    # Before the canvass: the earliest possible deadline, a canvass Wed 11-04 + 28 = Wed 12-02; after: Mon 12-07.
+    assert (before, after) == (dt.date(2026, 12, 2), dt.date(2026, 12, 7))
     with pytest.raises(UserError, match="future"):
         set_canvass_date(services, team_id=TEAM, canvass_date=dt.date(2026, 11, 12), actor="U0OFFICIAL",
                          settings=OfficeSettings())
