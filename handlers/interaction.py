@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -42,6 +43,11 @@ from storage.models import ProcessedDelivery, Role
 log = logging.getLogger("recount_bot.handlers")
 # Work a listener hands over with `Interaction.later`: it runs once the answer to Slack has gone.
 AFTER_RESPONSE = CountingExecutor(ThreadPoolExecutor(max_workers=8, thread_name_prefix="after-response"))
+# The listeners that are not deferred, off the request thread (see the module's doc). As many as `serve` has
+# request threads: no more run at once than before, and no more database connections are wanted. When all are
+# busy (a Slack that answers each call in 6 s), commands and clicks are still answered at once; a view
+# submission waits for a thread.
+LISTENERS = CountingExecutor(ThreadPoolExecutor(max_workers=16, thread_name_prefix="listener-run"))
 
 
 def new_reference() -> str:
@@ -176,12 +182,16 @@ def _run_after(ix: Interaction) -> None:
                 log.exception("could not tell the user about reference %s", reference)
 
 
+# Acknowledged empty before their listener runs: what they answer comes later, in Slack.
+ACK_FIRST = (Surface.COMMAND, Surface.ACTION, Surface.SHORTCUT, Surface.EVENT, Surface.VIEW_CLOSED)
+
+
 def run_route(ix: Interaction) -> None:
     """Everything around a listener: role, de-duplication, and the one error handler."""
     route = ix.route
     recorded: list[str] = []  # the audit rows the listener committed: "nothing was saved" only when none
     try:
-        if route.surface in (Surface.COMMAND, Surface.ACTION, Surface.SHORTCUT, Surface.EVENT, Surface.VIEW_CLOSED):
+        if route.surface in ACK_FIRST and not ix.acked:
             ix.ack()
         ix.member = resolve_member(ix)
         if not _allowed(route, ix.member):
@@ -243,10 +253,11 @@ def _interaction(services: Services, route: Route, ack, body, client, respond) -
 class _EscapingAck:
     """Bolt's ack, with the escaping rule (handlers/slack_text.py) applied to what it carries: a text passes the gate,
     field errors are plain text (mrkdwn turned back into what was typed, bounded). Views carry their own
-    escaping (handlers/blocks/common.py)."""
+    escaping (handlers/blocks/common.py). `answered` is set once Bolt holds the answer."""
 
     def __init__(self, ack) -> None:
         self._ack = ack
+        self.answered = threading.Event()
 
     @property
     def response(self):
@@ -257,7 +268,10 @@ class _EscapingAck:
             kwargs["text"] = outgoing(kwargs["text"])
         if kwargs.get("response_action") == "errors" and isinstance(kwargs.get("errors"), dict):
             kwargs["errors"] = {block: field_error(message) for block, message in kwargs["errors"].items()}
-        return self._ack(*args, **kwargs)
+        try:
+            return self._ack(*args, **kwargs)
+        finally:
+            self.answered.set()
 
 
 class _AlreadyAcked:
@@ -269,12 +283,24 @@ class _AlreadyAcked:
         return None
 
 
+def _answer_then_run(ix: Interaction) -> None:
+    """In the request thread: set Slack's answer, run the listener on LISTENERS, and return once the answer is set
+    (see the module's doc), whatever the listener then waits for."""
+    if ix.route.surface in ACK_FIRST:
+        ix.ack()
+        LISTENERS.submit(run_route, ix)
+        return
+    answered = ix.ack.answered
+    LISTENERS.submit(run_route, ix).add_done_callback(lambda _: answered.set())
+    answered.wait()
+
+
 def _listeners_for(route: Route, services: Services,
                    runner: DeferredRunner | None) -> tuple[Callable[..., None], Callable[..., None]]:
     # Closures, not default arguments: Bolt injects every named parameter (unknown names as None).
     def in_request(ack, body, client, respond):
         if not route.deferred(body):
-            run_route(_interaction(services, route, ack, body, client, respond))
+            _answer_then_run(_interaction(services, route, ack, body, client, respond))
             return
         if runner is not None:  # `deferred_work` is not registered: hand the body over
             try:

@@ -132,14 +132,16 @@ class SlackHarness:
         self.settle()
         return reply
 
-    def _interactive(self, payload: dict) -> Reply:
+    def _interactive(self, payload: dict, *, settle: bool = True) -> Reply:
         body = urllib.parse.urlencode({"payload": json.dumps(payload)}).encode()
         reply = self.post(body, "application/x-www-form-urlencoded")
-        self.settle()
+        if settle:
+            self.settle()
         return reply
 
     def click(self, message: dict, action_id: str, *, user: str = OFFICIAL, channel: str = CHANNEL,
-              value: str | None = None, team: str | None = None, send_value: str | None = None) -> Reply:
+              value: str | None = None, team: str | None = None, send_value: str | None = None,
+              settle: bool = True) -> Reply:
         """Click the button `action_id` in a message the bot posted (as the stand-in stored it)."""
         button = None
         for block in message.get("blocks", []):
@@ -166,7 +168,7 @@ class SlackHarness:
                          "text": button.get("text"),
                          "action_ts": f"{time.time():.6f}"}],
         }
-        return self._interactive(payload)
+        return self._interactive(payload, settle=settle)
 
     def shortcut(self, callback_id: str, *, user: str = OFFICIAL, team: str | None = None) -> Reply:
         """Use a global shortcut (from the search bar or the composer's shortcut menu): no channel."""
@@ -179,8 +181,10 @@ class SlackHarness:
         }
         return self._interactive(payload)
 
-    def submit(self, view: dict, values: dict[str, dict], *, user: str = OFFICIAL, team: str | None = None) -> Reply:
-        """Submit a modal the bot opened, with `values` as {block_id: element state} (Slack's view.state)."""
+    def submit(self, view: dict, values: dict[str, dict], *, user: str = OFFICIAL, team: str | None = None,
+               settle: bool = True) -> Reply:
+        """Submit a modal the bot opened, with `values` as {block_id: element state} (Slack's view.state). With
+        `settle=False`, return Slack's answer as soon as it comes, while the bot may still be working."""
         state = {"values": {block_id: {block_id: value} for block_id, value in values.items()}}
         team = team or self.team
         payload = {
@@ -189,7 +193,7 @@ class SlackHarness:
             "token": "legacy-verification-token", "trigger_id": self.slack.issue_trigger_id(user),
             "view": {**view, "state": state}, "response_urls": [],
         }
-        return self._interactive(payload)
+        return self._interactive(payload, settle=settle)
 
     def event(self, event: dict, *, event_id: str | None = None, **headers: str) -> Reply:
         """An Events API delivery (`event_callback`), as Slack sends it; the same event_id is a retry."""
