@@ -32,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from handlers.blocks.common import message_modal
 from handlers.committed import failure_message, watching
 from handlers.executors import CountingExecutor
+from handlers.ids import Action
 from handlers.registry import ANYONE, Registry, Route, Surface
 from handlers.slack_text import fallback, field_error, outgoing
 from services.errors import Denied, UserError
@@ -184,6 +185,34 @@ def _run_after(ix: Interaction) -> None:
 
 # Acknowledged empty before their listener runs: what they answer comes later, in Slack.
 ACK_FIRST = (Surface.COMMAND, Surface.ACTION, Surface.SHORTCUT, Surface.EVENT, Surface.VIEW_CLOSED)
+# A Slack id, as the request gate takes one (bot/web/request_gate.py).
+_SLACK_ID = re.compile(r"[A-Za-z0-9]{1,32}", re.ASCII)
+# What recount-bot puts in a button's value (handlers/blocks/common.button): a row's id, or two ("case:entry"),
+# within what an INTEGER column holds; one button's value is a word (ID_FREE).
+_ID_VALUE = re.compile(r"([1-9][0-9]{0,9})(?::([1-9][0-9]{0,9}))?", re.ASCII)
+MAX_ID = 2**31 - 1
+ID_FREE = frozenset({Action.RETURNS_UPLOAD_OPEN.value})
+_ID_VALUED = frozenset(action.value for action in Action) - ID_FREE
+
+
+def _shown(value: object, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def refusal(route: Route, body: dict, user_id: str) -> str | None:
+    """Why a delivery, signed and well formed, cannot be one Slack sends when a person uses recount-bot: no person
+    (an `app_home_opened` without a user), or a click on a button whose value is not an id recount-bot put there.
+    None when nothing is wrong. Refused deliveries do nothing: one log line, no traceback, nothing written."""
+    if not isinstance(user_id, str) or not _SLACK_ID.fullmatch(user_id):
+        return "it names no user" if not user_id else f"its user {_shown(user_id)} is not a Slack id"
+    if route.surface is Surface.ACTION and route.key in _ID_VALUED:
+        actions = body.get("actions") or [{}]
+        value = actions[0].get("value") if isinstance(actions[0], dict) else None
+        match = _ID_VALUE.fullmatch(value) if isinstance(value, str) else None
+        if match is None or any(int(n) > MAX_ID for n in match.groups() if n):
+            return f"its button value {_shown(value)} is not an id recount-bot put on that button"
+    return None
 
 
 def run_route(ix: Interaction) -> None:
@@ -193,6 +222,11 @@ def run_route(ix: Interaction) -> None:
     try:
         if route.surface in ACK_FIRST and not ix.acked:
             ix.ack()
+        refused = refusal(route, ix.body, ix.user_id)
+        if refused is not None:
+            log.warning("refused %s from workspace %s: %s; reference %s", route.label, _shown(ix.team_id), refused,
+                        new_reference())
+            return
         ix.member = resolve_member(ix)
         if not _allowed(route, ix.member):
             have = ix.member.role.value if ix.member.role else "no role"

@@ -20,7 +20,7 @@ from slack_sdk.signature import SignatureVerifier
 
 from bot.app_factory import build_app
 from bot.web.server import EVENTS_PATH, RunningServer, WebApp
-from sandbox.slack_standin import SlackStandIn
+from sandbox.slack_standin import SlackStandIn, Workspace
 from services.services import Services
 from storage.db import Database
 
@@ -64,8 +64,10 @@ class SlackHarness:
     def __init__(self, db: Database, *, clock: Clock | None = None, observer_poll_ms: int | None = None) -> None:
         self.db = db
         self.clock = clock or Clock(dt.datetime(2026, 11, 6, 16, 0, tzinfo=dt.timezone.utc))
+        # The bot token's workspace is the office's (auth.test names it): a request from another is refused.
         self.slack = SlackStandIn(users=USERS, channels=[{"id": CHANNEL, "name": "elections"}],
-                                  workspace=None).start()
+                                  workspace=Workspace(team_id=TEAM, team_name="Recount Test Office",
+                                                      team_domain="recount-test")).start()
         self.services = Services(db, clock=self.clock)
         self.app = build_app(services=self.services, bot_token="xoxb-test-token", signing_secret=SIGNING_SECRET,
                              api_base_url=self.slack.base_url)
