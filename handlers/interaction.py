@@ -193,6 +193,8 @@ _ID_VALUE = re.compile(r"([1-9][0-9]{0,9})(?::([1-9][0-9]{0,9}))?", re.ASCII)
 MAX_ID = 2**31 - 1
 ID_FREE = frozenset({Action.RETURNS_UPLOAD_OPEN.value})
 _ID_VALUED = frozenset(action.value for action in Action) - ID_FREE
+# A select menu's option value recount-bot makes (handlers/blocks): an id, an index, or a word ("new").
+_OPTION_VALUE = re.compile(r"[A-Za-z0-9_.:-]{1,64}", re.ASCII)
 
 
 def _shown(value: object, limit: int = 40) -> str:
@@ -206,12 +208,18 @@ def refusal(route: Route, body: dict, user_id: str) -> str | None:
     None when nothing is wrong. Refused deliveries do nothing: one log line, no traceback, nothing written."""
     if not isinstance(user_id, str) or not _SLACK_ID.fullmatch(user_id):
         return "it names no user" if not user_id else f"its user {_shown(user_id)} is not a Slack id"
-    if route.surface is Surface.ACTION and route.key in _ID_VALUED:
-        actions = body.get("actions") or [{}]
-        value = actions[0].get("value") if isinstance(actions[0], dict) else None
+    if route.surface is not Surface.ACTION:
+        return None
+    action = (body.get("actions") or [{}])[0]
+    if route.key in _ID_VALUED:
+        value = action.get("value")
         match = _ID_VALUE.fullmatch(value) if isinstance(value, str) else None
         if match is None or any(int(n) > MAX_ID for n in match.groups() if n):
             return f"its button value {_shown(value)} is not an id recount-bot put on that button"
+    elif isinstance(action.get("selected_option"), dict):
+        value = action["selected_option"].get("value")
+        if not (isinstance(value, str) and _OPTION_VALUE.fullmatch(value)) or (value.isdigit() and int(value) > MAX_ID):
+            return f"its chosen option's value {_shown(value)} is not one recount-bot offered"
     return None
 
 

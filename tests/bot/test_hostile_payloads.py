@@ -105,6 +105,19 @@ def test_a_button_value_recount_bot_never_made_is_refused_in_one_line(serve, val
     assert "is not an id recount-bot put on that button" in line
 
 
+@pytest.mark.parametrize("value", ["²", "99999999999", "<!channel>", ""], ids=repr)
+def test_a_chosen_option_recount_bot_never_offered_is_refused_in_one_line(serve, value) -> None:  # noqa: F811
+    action = {"action_id": "request.contest", "block_id": "request.contest", "type": "static_select",
+              "selected_option": {"value": value}}
+    body = interaction({**BLOCK_ACTION, "actions": [action], "view": {"id": "V0HOSTILE1", "callback_id": "request.pick"}})
+    counts, since = row_counts(serve.url), serve.log_size()
+    status, _ = post(serve, body, sign(body), FORM)
+    assert status == 200
+    line = assert_one_refusal(serve, since, "recount_bot.handlers", "refused action:request.contest from workspace ",
+                              counts)
+    assert "is not one recount-bot offered" in line
+
+
 def test_app_home_opened_without_a_user_is_refused_in_one_line(serve) -> None:  # noqa: F811
     body = json.dumps({"type": "event_callback", "team_id": TEAM, "event_id": "Ev0NOUSER1",
                        "event": {"type": "app_home_opened", "tab": "home"}}).encode()
