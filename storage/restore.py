@@ -30,7 +30,6 @@ from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
 from sqlalchemy import Table, func, inspect, select
 from sqlalchemy import table as named_table
-
 from sqlalchemy.orm import Session
 
 from storage import audit
