@@ -89,10 +89,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1, help="accepted for `python -m benchmarks --repeat`; unused")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(ROOT))
-    from sandbox.slack_standin import SlackStandIn
+    from sandbox.slack_standin import SlackStandIn, Workspace
 
     with tempfile.TemporaryDirectory(prefix="recount-kill-") as tmp, SlackStandIn(
-            tokens={TOKEN}, users=[{"id": CLERK, "name": "clerk", "is_admin": True}]) as slack:
+            tokens={TOKEN}, users=[{"id": CLERK, "name": "clerk", "is_admin": True}],
+            workspace=Workspace(team_id=TEAM)) as slack:  # the bot token's workspace: the one office
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]

@@ -43,9 +43,11 @@ def _serve_commands(handlers: dict[str, Any]) -> None:
 # ============================================================================ the Slack process
 
 def slack_child() -> int:
-    from sandbox.slack_standin import SlackStandIn
+    from sandbox.slack_standin import SlackStandIn, Workspace
 
-    standin = SlackStandIn(users=USERS, channels=[{"id": CHANNEL, "name": "elections"}]).start()
+    # The bot token's workspace is the one office's: requests come from it.
+    standin = SlackStandIn(users=USERS, channels=[{"id": CHANNEL, "name": "elections"}],
+                           workspace=Workspace(team_id=TEAM)).start()
 
     def issue(count: str) -> dict:
         """Fresh trigger_ids and response_urls, as Slack puts in each slash command."""

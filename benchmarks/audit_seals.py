@@ -2,7 +2,7 @@
 
 Imports a survey of returns of `--units` precincts x 2 choices into a fresh SQLite database through the real
 use case (services.returns.versions.import_returns), once with the seal hooks and once without them (removed from
-SQLAlchemy's Session events for the run), best of `--repeat`; then `audit.verify` on the sealed database,
+that database's sessionmaker for the run), best of `--repeat`; then `audit.verify` on the sealed database,
 which recomputes every row. The sealed database must verify intact, or the benchmark fails.
 
     .venv/bin/python -m benchmarks.audit_seals --units 25000 --repeat 2
@@ -27,7 +27,6 @@ def _returns(units: int):
 
 def _run(returns, folder: Path, sealed: bool) -> tuple[float, float, str, bool]:
     from sqlalchemy import event
-    from sqlalchemy.orm import Session
 
     from services.returns.versions import import_returns
     from services.services import Services
@@ -36,10 +35,10 @@ def _run(returns, folder: Path, sealed: bool) -> tuple[float, float, str, bool]:
     from storage.migrate import upgrade
 
     hooks = (("after_flush", seals._collect), ("before_commit", seals._seal_at_commit))
-    if not sealed:
-        for name, hook in hooks:
-            event.remove(Session, name, hook)
     db = Database(f"sqlite:///{folder / ('sealed' if sealed else 'plain')}-{time.monotonic_ns()}.sqlite3")
+    if not sealed:  # the hooks are on each Database's sessionmaker (storage/db.py calls seals.install)
+        for name, hook in hooks:
+            event.remove(db.sessionmaker, name, hook)
     try:
         upgrade(db)
         services = Services(db, clock=lambda: dt.datetime(2026, 11, 10, 17, 0, tzinfo=dt.timezone.utc))
@@ -53,9 +52,6 @@ def _run(returns, folder: Path, sealed: bool) -> tuple[float, float, str, bool]:
         return took, time.perf_counter() - start, result.describe(), result.ok
     finally:
         db.dispose()
-        if not sealed:
-            for name, hook in hooks:
-                event.listen(Session, name, hook)
 
 
 def main(argv: list[str] | None = None) -> int:

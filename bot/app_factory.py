@@ -1,10 +1,12 @@
 """Builds the Bolt app, once, from explicit parts: no global app, nothing read from the environment here."""
 from __future__ import annotations
 
+import json
 import logging
+import secrets
 from concurrent.futures import ThreadPoolExecutor
 
-from slack_bolt import App
+from slack_bolt import App, BoltResponse
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import (
     ConnectionErrorRetryHandler,
@@ -31,6 +33,26 @@ def web_client(token: str | None, base_url: str) -> WebClient:
     )
 
 
+def one_office_only(context, body: dict, next) -> BoltResponse | None:
+    """One office (a bot token): the token speaks for one workspace, the one auth.test names. A signed request from
+    another workspace (someone of another organisation in a channel shared with it, a payload signed with a leaked
+    secret) is refused before any listener: it would otherwise make a `workspaces` row of its own and act there.
+    One log line with a reference; Slack gets a 200 (a slash command a line saying why), so it does not retry."""
+    office = getattr(context.authorize_result, "team_id", None)
+    team = context.team_id
+    if not office or not team or team == office:
+        return next()
+    reference = secrets.token_hex(4).upper()
+    log.warning("refused a request from workspace %.40r: this recount-bot serves workspace %s only (one office); "
+                "reference %s", team, office, reference)
+    if body.get("command"):
+        text = ("recount-bot here serves another Slack workspace; nothing was done. "
+                f"Reference: {reference}")
+        return BoltResponse(status=200, body=json.dumps({"response_type": "ephemeral", "text": text}),
+                            headers={"content-type": "application/json"})
+    return BoltResponse(status=200, body="")
+
+
 def build_app(*, services: Services, signing_secret: str, api_base_url: str, bot_token: str | None = None,
               oauth: OAuthConfig | None = None, registry: Registry | None = None, verify_token: bool = True,
               listener_threads: int = 16, deferred_runner: DeferredRunner | None = None) -> App:
@@ -51,6 +73,7 @@ def build_app(*, services: Services, signing_secret: str, api_base_url: str, bot
                   logger=logging.getLogger("recount_bot.bolt"))
     if oauth is None:
         app = App(client=web_client(bot_token, api_base_url), token_verification_enabled=verify_token, **common)
+        app.middleware(one_office_only)
     else:
         settings = oauth.settings(services.db)
         # The app's own client carries no token: Bolt copies it (base URL, retries) for each request and sets the

@@ -19,6 +19,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -31,6 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from handlers.blocks.common import message_modal
 from handlers.committed import failure_message, watching
 from handlers.executors import CountingExecutor
+from handlers.ids import Action
 from handlers.registry import ANYONE, Registry, Route, Surface
 from handlers.slack_text import fallback, field_error, outgoing
 from services.errors import Denied, UserError
@@ -42,6 +44,11 @@ from storage.models import ProcessedDelivery, Role
 log = logging.getLogger("recount_bot.handlers")
 # Work a listener hands over with `Interaction.later`: it runs once the answer to Slack has gone.
 AFTER_RESPONSE = CountingExecutor(ThreadPoolExecutor(max_workers=8, thread_name_prefix="after-response"))
+# The listeners that are not deferred, off the request thread (see the module's doc). As many as `serve` has
+# request threads: no more run at once than before, and no more database connections are wanted. When all are
+# busy (a Slack that answers each call in 6 s), commands and clicks are still answered at once; a view
+# submission waits for a thread.
+LISTENERS = CountingExecutor(ThreadPoolExecutor(max_workers=16, thread_name_prefix="listener-run"))
 
 
 def new_reference() -> str:
@@ -176,13 +183,58 @@ def _run_after(ix: Interaction) -> None:
                 log.exception("could not tell the user about reference %s", reference)
 
 
+# Acknowledged empty before their listener runs: what they answer comes later, in Slack.
+ACK_FIRST = (Surface.COMMAND, Surface.ACTION, Surface.SHORTCUT, Surface.EVENT, Surface.VIEW_CLOSED)
+# A Slack id, as the request gate takes one (bot/web/request_gate.py).
+_SLACK_ID = re.compile(r"[A-Za-z0-9]{1,32}", re.ASCII)
+# What recount-bot puts in a button's value (handlers/blocks/common.button): a row's id, or two ("case:entry"),
+# within what an INTEGER column holds; one button's value is a word (ID_FREE).
+_ID_VALUE = re.compile(r"([1-9][0-9]{0,9})(?::([1-9][0-9]{0,9}))?", re.ASCII)
+MAX_ID = 2**31 - 1
+ID_FREE = frozenset({Action.RETURNS_UPLOAD_OPEN.value})
+_ID_VALUED = frozenset(action.value for action in Action) - ID_FREE
+# A select menu's option value recount-bot makes (handlers/blocks): an id, an index, or a word ("new").
+_OPTION_VALUE = re.compile(r"[A-Za-z0-9_.:-]{1,64}", re.ASCII)
+
+
+def _shown(value: object, limit: int = 40) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def refusal(route: Route, body: dict, user_id: str) -> str | None:
+    """Why a delivery, signed and well formed, cannot be one Slack sends when a person uses recount-bot: no person
+    (an `app_home_opened` without a user), or a click on a button whose value is not an id recount-bot put there.
+    None when nothing is wrong. Refused deliveries do nothing: one log line, no traceback, nothing written."""
+    if not isinstance(user_id, str) or not _SLACK_ID.fullmatch(user_id):
+        return "it names no user" if not user_id else f"its user {_shown(user_id)} is not a Slack id"
+    if route.surface is not Surface.ACTION:
+        return None
+    action = (body.get("actions") or [{}])[0]
+    if route.key in _ID_VALUED:
+        value = action.get("value")
+        match = _ID_VALUE.fullmatch(value) if isinstance(value, str) else None
+        if match is None or any(int(n) > MAX_ID for n in match.groups() if n):
+            return f"its button value {_shown(value)} is not an id recount-bot put on that button"
+    elif isinstance(action.get("selected_option"), dict):
+        value = action["selected_option"].get("value")
+        if not (isinstance(value, str) and _OPTION_VALUE.fullmatch(value)) or (value.isdigit() and int(value) > MAX_ID):
+            return f"its chosen option's value {_shown(value)} is not one recount-bot offered"
+    return None
+
+
 def run_route(ix: Interaction) -> None:
     """Everything around a listener: role, de-duplication, and the one error handler."""
     route = ix.route
     recorded: list[str] = []  # the audit rows the listener committed: "nothing was saved" only when none
     try:
-        if route.surface in (Surface.COMMAND, Surface.ACTION, Surface.SHORTCUT, Surface.EVENT, Surface.VIEW_CLOSED):
+        if route.surface in ACK_FIRST and not ix.acked:
             ix.ack()
+        refused = refusal(route, ix.body, ix.user_id)
+        if refused is not None:
+            log.warning("refused %s from workspace %s: %s; reference %s", route.label, _shown(ix.team_id), refused,
+                        new_reference())
+            return
         ix.member = resolve_member(ix)
         if not _allowed(route, ix.member):
             have = ix.member.role.value if ix.member.role else "no role"
@@ -243,10 +295,11 @@ def _interaction(services: Services, route: Route, ack, body, client, respond) -
 class _EscapingAck:
     """Bolt's ack, with the escaping rule (handlers/slack_text.py) applied to what it carries: a text passes the gate,
     field errors are plain text (mrkdwn turned back into what was typed, bounded). Views carry their own
-    escaping (handlers/blocks/common.py)."""
+    escaping (handlers/blocks/common.py). `answered` is set once Bolt holds the answer."""
 
     def __init__(self, ack) -> None:
         self._ack = ack
+        self.answered = threading.Event()
 
     @property
     def response(self):
@@ -257,7 +310,10 @@ class _EscapingAck:
             kwargs["text"] = outgoing(kwargs["text"])
         if kwargs.get("response_action") == "errors" and isinstance(kwargs.get("errors"), dict):
             kwargs["errors"] = {block: field_error(message) for block, message in kwargs["errors"].items()}
-        return self._ack(*args, **kwargs)
+        try:
+            return self._ack(*args, **kwargs)
+        finally:
+            self.answered.set()
 
 
 class _AlreadyAcked:
@@ -269,12 +325,24 @@ class _AlreadyAcked:
         return None
 
 
+def _answer_then_run(ix: Interaction) -> None:
+    """In the request thread: set Slack's answer, run the listener on LISTENERS, and return once the answer is set
+    (see the module's doc), whatever the listener then waits for."""
+    if ix.route.surface in ACK_FIRST:
+        ix.ack()
+        LISTENERS.submit(run_route, ix)
+        return
+    answered = ix.ack.answered
+    LISTENERS.submit(run_route, ix).add_done_callback(lambda _: answered.set())
+    answered.wait()
+
+
 def _listeners_for(route: Route, services: Services,
                    runner: DeferredRunner | None) -> tuple[Callable[..., None], Callable[..., None]]:
     # Closures, not default arguments: Bolt injects every named parameter (unknown names as None).
     def in_request(ack, body, client, respond):
         if not route.deferred(body):
-            run_route(_interaction(services, route, ack, body, client, respond))
+            _answer_then_run(_interaction(services, route, ack, body, client, respond))
             return
         if runner is not None:  # `deferred_work` is not registered: hand the body over
             try:

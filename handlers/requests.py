@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import re
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
@@ -48,6 +49,7 @@ from storage.models import Role
 
 log = logging.getLogger("recount_bot.requests")
 
+_VIEW_ID = re.compile(r"V[A-Z0-9]{2,40}")
 TRIGGER_GONE = {"expired_trigger_id", "exchanged_trigger_id", "invalid_trigger_id"}
 USAGE = "`/recount request` opens the form; `/recount requests` lists the requests awaiting a decision."
 PENDING_SHOWN = 20
@@ -157,6 +159,13 @@ def _field_errors(ix: Interaction, view: dict, errors: dict[str, str], contest_i
     ix.ack(response_action="errors", errors=out)
 
 
+def _form_key(view: dict) -> str | None:
+    """The form's own key, Slack's view id (the same for every submission of one modal, across its updates): a form
+    submitted again finds the request it recorded (services.requests.entry.AlreadyEntered, shown in the modal)."""
+    view_id = view.get("id")
+    return f"view:{view_id}" if isinstance(view_id, str) and _VIEW_ID.fullmatch(view_id) else None
+
+
 def contest_changed(ix: Interaction) -> None:
     view = ix.body["view"]
     meta = metadata_of(view)
@@ -229,7 +238,8 @@ def submit_entry(ix: Interaction) -> None:
         contest_id=contest.id, requester_name=_text(state, Block.REQUEST_REQUESTER_NAME),
         requester_contact=_text(state, Block.REQUEST_REQUESTER_CONTACT), party_kind=party, in_favor_of=in_favor_of,
         received_on=received_on, received_reference=_text(state, Block.REQUEST_REFERENCE),
-        requester_slack_user=value_of(state, Block.REQUEST_REQUESTER_USER.value).get("selected_user") or None)
+        requester_slack_user=value_of(state, Block.REQUEST_REQUESTER_USER.value).get("selected_user") or None,
+        form_key=_form_key(view))
     try:
         request = request_entry.submit_request(ix.services, team_id=ix.team_id, actor=ix.user_id,
                                                settings=ix.member.settings, data=data)
@@ -244,7 +254,7 @@ def submit_entry(ix: Interaction) -> None:
             raise  # not about a field: the modal tells it
         _field_errors(ix, view, {exc.field: exc.message}, contest.id)
         return
-    ix.ack()  # closes the modal: what follows is told in Slack
+    ix.ack()  # closes the modal: what follows is told in Slack, after the answer (handlers/interaction.py)
     ix.channel_id = meta.get("c")  # a modal has no channel: answer where the command was typed
     if _post_card(ix, request, channel) and channel != meta.get("c"):
         ix.tell(f"Recount request #{request.id} ({esc(request.contest)}, {esc(request.requester_name)}) is posted "

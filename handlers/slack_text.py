@@ -26,6 +26,13 @@ The rule, in three parts:
 plain_text objects (headers, buttons, options, titles, labels) and a modal's field errors are not parsed by
 Slack: they show what they hold, so they are bounded, never escaped (an escaped name would show "&lt;");
 `field_error` turns a refusal written as mrkdwn back into what was typed.
+
+Besides Slack's markup, Unicode's own: the explicit directional formatting characters (U+202A-U+202E embeddings
+and overrides, U+2066-U+2069 isolates) reorder what is shown, within a name and past its end (a requester named
+"Sam\u202eRejected" reads "Sam detcejeR" and turns whatever follows backwards). `bidi_visible` shows each as its
+code point, "[U+202E]", so the clerk sees that the name carries one and reads the rest as typed; `esc`, `outgoing`
+and `field_error` apply it, and so does every plain_text the block builders make (handlers/blocks/common.plain).
+Right-to-left letters themselves, and the marks U+200E/U+200F/U+061C (which reorder nothing), are left as they are.
 """
 from __future__ import annotations
 
@@ -48,12 +55,20 @@ _SEQUENCE = re.compile(r"<([^<>]*)>")
 _BARE = re.compile(r"&(?!amp;|lt;|gt;)|<|^>", re.MULTILINE)
 _BARE_REPLACE = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 _URL = re.compile(r"https?://[^\s<>|]+")
+# Unicode's explicit directional embeddings, overrides and isolates, and the characters that end them.
+_BIDI_CONTROLS = re.compile("[\u202a-\u202e\u2066-\u2069]")
+
+
+def bidi_visible(text: str) -> str:
+    """Each explicit directional formatting character in `text` as its code point ("[U+202E]"): nothing a name
+    holds reorders what Slack shows. Idempotent."""
+    return _BIDI_CONTROLS.sub(lambda m: f"[U+{ord(m.group()):04X}]", text)
 
 
 def esc(text: str | None) -> str:
     """A name a person or a file gave, as text in a mrkdwn field or a message's `text`: Slack's three control
     characters escaped, so nothing in it is read as a mention, a channel, a link or a broadcast."""
-    return (text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return bidi_visible((text or "").replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
 
 
 def clip(text: str, limit: int, *, markup: bool = True) -> str:
@@ -120,7 +135,7 @@ def outgoing(text: str | None, limit: int = TEXT_LIMIT) -> str:
     """The gate every mrkdwn text and message `text` passes on its way to Slack (part 3 of the rule): keeps the
     bot's own mentions, channel links and http(s) links, escapes every other control sequence and bare control
     character, and bounds the length. Escaped text passes unchanged."""
-    text = text or ""
+    text = bidi_visible(text or "")
     out, last = [], 0
     for match in _SEQUENCE.finditer(text):
         out.append(_escape_bare(text[last:match.start()]))
@@ -145,5 +160,5 @@ def field_error(message: str | None) -> str:
     """A refusal shown under a modal's field (`response_action: errors`). Slack shows it as plain text, never as
     a message: nothing in it notifies anyone, and an escaped name there would read "&lt;". So the mrkdwn of a
     refusal (names escaped, part 1) is turned back into the characters typed, and bounded."""
-    text = _ENTITY.sub(lambda m: _ENTITIES[m.group(0)], message or "")
+    text = _ENTITY.sub(lambda m: _ENTITIES[m.group(0)], bidi_visible(message or ""))
     return clip(text, ERROR_LIMIT, markup=False)

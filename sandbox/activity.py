@@ -1,7 +1,8 @@
 """Knowing when the bot has finished with a request.
 
 Bolt may answer Slack before the bot's work is done: with process_before_response off, the listener runs on
-Bolt's executor after the acknowledgement; with it on, slow work runs as a lazy listener on that executor.
+Bolt's executor after the acknowledgement; with it on, slow work runs as a lazy listener on that executor, and
+every other listener on handlers.interaction's LISTENERS (its answer is set before it finishes).
 Wrapping the executors counts the tasks still running; when none is, everything the bot did for the
 request has reached the Slack stand-in (each Web API call is synchronous).
 """
@@ -23,7 +24,7 @@ class Activity:
     """`wait_idle()`: block until no listener task runs. Falls back to a quiet period if Bolt changes its insides."""
 
     def __init__(self, app: App, changes: Callable[[], int], outbox_idle: Callable[[], bool] | None = None) -> None:
-        from handlers.interaction import AFTER_RESPONSE
+        from handlers.interaction import AFTER_RESPONSE, LISTENERS
 
         self.executors: list[CountingExecutor] = []
         self._changes = changes  # a counter of stand-in activity, for the fallback
@@ -40,6 +41,7 @@ class Activity:
                 setattr(owner, attribute, counting)
         self.executors = list(wrapped.values())
         if self.executors:
+            self.executors.append(LISTENERS)  # listeners run off the request thread
             self.executors.append(AFTER_RESPONSE)  # what listeners hand over to run after Slack's answer
         if not self.executors:  # pragma: no cover - only if Bolt renames its runners
             log.warning("cannot see Bolt's listener executor; waiting for a quiet moment instead")

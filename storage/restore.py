@@ -10,8 +10,12 @@ In order, and all of the database part in ONE transaction, so a failure at any s
 5. PostgreSQL's sequences are set past the restored ids, so the next row does not collide;
 6. every table is read back and its row count and SHA-256 compared with the manifest's;
 7. the schema is upgraded to this code's head (a backup from an older revision is upgraded like the database
-   it came from would have been).
-The audit log's verification (chain and sealed rows) runs after the commit, in the caller.
+   it came from would have been);
+8. the audit log is verified, its chain and every sealed row (storage/audit.py), still inside the transaction:
+   a copy that does not verify (rows edited, the log cut or rewritten before the backup was made, or the
+   backup's rows rewritten with their checksums) is refused and rolled back, so the database is as it was,
+   unless the caller asks to keep it (`keep_unverified`, for inspection): then it is committed and the result
+   says it does not verify.
 """
 from __future__ import annotations
 
@@ -26,7 +30,9 @@ from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
 from sqlalchemy import Table, func, inspect, select
 from sqlalchemy import table as named_table
+from sqlalchemy.orm import Session
 
+from storage import audit
 from storage import backup_format as fmt
 from storage.db import Database
 from storage.migrate import alembic_config
@@ -39,6 +45,14 @@ class RestoreRefused(Exception):
     was changed."""
 
 
+class RestoreUnverified(RestoreRefused):
+    """The copy was loaded but its audit log does not verify: rolled back, nothing was changed."""
+
+    def __init__(self, verification: audit.VerifyResult) -> None:
+        super().__init__(f"the copy's audit log does not verify: {verification.describe()}")
+        self.verification = verification
+
+
 @dataclass(frozen=True)
 class RestoreSummary:
     manifest: dict
@@ -46,6 +60,7 @@ class RestoreSummary:
     rows: int
     revision: str  # the backup's
     head: str  # the database's after the restore
+    verification: audit.VerifyResult  # the audit log's, before the commit (ok unless `keep_unverified`)
 
 
 def _chain() -> list[str]:
@@ -54,7 +69,9 @@ def _chain() -> list[str]:
     return [r.revision for r in reversed(list(script.walk_revisions()))]
 
 
-def restore(db: Database, path: Path) -> RestoreSummary:
+def restore(db: Database, path: Path, *, keep_unverified: bool = False) -> RestoreSummary:
+    """Load the backup at `path` into the empty `db` (see the module's doc). Raises RestoreRefused, with nothing
+    changed; RestoreUnverified when the copy's audit log does not verify and `keep_unverified` is not given."""
     chain = _chain()
     with tempfile.TemporaryDirectory(prefix="recount-bot-restore-") as folder:
         backup = fmt.read_backup(path, Path(folder))
@@ -77,7 +94,18 @@ def restore(db: Database, path: Path) -> RestoreSummary:
                 for entry in backup.tables:
                     _compare(connection, tables[entry.name], entry)
                 _migrate(connection, chain[-1], chain)
-        return RestoreSummary(backup.manifest, len(backup.tables), backup.rows, backup.revision, chain[-1])
+                verification = _verify(connection)
+                if not verification.ok and not keep_unverified:
+                    raise RestoreUnverified(verification)  # leaving the block rolls everything back
+        return RestoreSummary(backup.manifest, len(backup.tables), backup.rows, backup.revision, chain[-1],
+                              verification)
+
+
+def _verify(connection) -> audit.VerifyResult:
+    """The restored copy's audit log, read inside the restore's transaction (the session joins it, and closing it
+    neither commits nor rolls it back)."""
+    with Session(bind=connection) as session:
+        return audit.verify(session)
 
 
 def _refuse_unless_empty(connection, db: Database) -> None:

@@ -1,31 +1,42 @@
-"""Seals: the content of every returns, tally and money row, recorded in the audit log's hash chain when written.
+"""Seals: the content of every row that says what the recount counted, who may act, and what was decided,
+recorded in the audit log's hash chain when written.
 
 The audit log says what was done; a seal says what the row then held, so a row edited afterwards with SQL is
 caught by `recount-bot audit verify` even when nobody touched the audit log itself.
 
 Sealed tables (SEALED below): the survey of returns (survey_versions, vote_counts, contests, choices), the
-recount's tally sheets, and the money (ledger_entries, cost_notices, assistants and their pay). When a
-transaction inserts or changes such a row through the ORM, its outermost commit reads the row back as stored
-and appends, after the change's own audit entries, one audit entry per table and per 1,000 rows:
+recount's tally sheets, and the money (ledger_entries, cost_notices, assistants and their pay); who may act
+(memberships: roles and delegated approvers; candidate_users: who may not decide their own contest); and what
+was decided (recount_requests and their decisions, recount_cases with their status, completion and settlement,
+their deadlines, notices, evidence demands, lot drawings and certificates). When a transaction inserts, changes
+or deletes such a row through the ORM, its outermost commit reads the row back as stored and appends, after the
+change's own audit entries, one audit entry per table and per 1,000 rows:
 
     action "rows.sealed", entity "table", entity_id "<table>",
-    after {"columns": [every column, as hashed], "rows": {"<id>": "<sha256>" | ["<fixed sha256>", "<sha256>"]}}
+    after {"columns": [every column, as hashed], "rows": {"<id>": "<sha256>" | ["<fixed sha256>", "<sha256>"]
+                                                                  | null}}
 
 `<sha256>` covers every column listed; `<fixed sha256>` only the columns that never change once written (FIXED
 below). Where the two are the same set (rows that never change: the ledger, vote counts) one hash is stored.
 Each hash covers the table's name and the row's id too, so contents moved from one row to another do not match.
+`null` seals a deletion: recount-bot deletes a membership when a role is taken away and a candidacy entered in
+error; the row's history ends there (a later row with the same id, which SQLite may hand out again, starts anew).
 
 `audit verify` recomputes every sealed row (`check_rows`) and reports the first that
 - differs from its latest seal (changed after it was written, outside recount-bot),
 - differs in its fixed columns from its FIRST seal (history rewritten by appending a seal of new contents),
-- has no seal (written outside recount-bot), or is missing while sealed (deleted).
+- has no seal (written outside recount-bot), is missing while sealed (deleted outside recount-bot), or is back
+  after recount-bot sealed its deletion.
 
 Readings and limits, decided here:
 - Rows are sealed from their stored values (read back at commit), so money, times and JSON hash exactly as
   `verify` later reads them, on SQLite and PostgreSQL alike.
-- Sealed rows are never deleted by recount-bot, so a delete is not sealed: the row shows as missing.
-- Only the ORM's unit of work is seen: recount-bot writes these tables only through it (a Core
-  `update(LedgerRow)` would show as an altered row; the tests run `verify` after real flows).
+- Only the ORM's unit of work is seen. Where recount-bot changes a sealed column with a Core UPDATE (deciding a
+  request: one UPDATE ... WHERE status = 'pending', so two deciders cannot both win), it calls `mark` for the
+  row; any other Core update would show as an altered row (the tests run `verify` after real flows).
+- UNSEALED lists the columns left out of every hash: where a card is in Slack (`card_ts`), which holds a
+  posting claim ("posting:<epoch>") taken and released by Core UPDATEs while the card is posted. It decides
+  nothing; a wrong one sends a card's edits to another message, never changes what the card says.
 - FIXED lists the columns a row keeps for ever. A column added later by a migration belongs outside it
   (rows sealed before it existed have no fixed hash over it); `tests/storage/test_seals.py` makes sure every
   column of a sealed table is classified.
@@ -48,10 +59,19 @@ from sqlalchemy.orm import Session, sessionmaker
 from storage import audit_chain as audit
 from storage.models import (
     AssistantRow,
+    CandidateUser,
+    CaseDeadline,
+    Certificate,
     Choice,
     Contest,
     CostNotice,
+    EvidenceDemand,
     LedgerRow,
+    LotDrawing,
+    Membership,
+    Notice,
+    RecountCase,
+    RecountRequestRow,
     SurveyVersion,
     TallySheetRow,
     VoteCount,
@@ -76,15 +96,43 @@ SEALED: dict[str, tuple[type, tuple[str, ...]]] = {
     "cost_notices": (CostNotice, ("id", "case_id", "cost", "notified_at", "method", "notified_by", "details",
                                   "recorded_by", "recorded_at")),
     "assistants": (AssistantRow, ("id", "case_id")),  # an assistant's days and pay are updated as they serve
+    # Who may act: a role is changed in place (or the membership deleted); who is a candidate in which contest.
+    "memberships": (Membership, ("id", "workspace_id", "slack_user_id")),
+    "candidate_users": (CandidateUser, ("id", "workspace_id", "contest_id", "choice_id", "slack_user_id",
+                                        "recorded_by", "recorded_at")),
+    # What was decided: the request as received and the core's evaluation never change; its decision does.
+    "recount_requests": (RecountRequestRow, ("id", "workspace_id", "contest_id", "requester_name",
+                                             "requester_contact", "requester_slack_user", "party_kind",
+                                             "candidate_choice", "committee_side", "in_favor_of", "received_on",
+                                             "received_reference", "entered_by", "entered_at", "evaluation",
+                                             "form_key")),
+    "recount_cases": (RecountCase, ("id", "workspace_id", "contest_id", "kind", "opened_at", "opened_by")),
+    "case_deadlines": (CaseDeadline, ("id", "case_id", "name", "due_date", "citation", "note", "reading",
+                                      "rolled_from", "estimated", "falls_on")),  # done_at: when it was met
+    "notices": (Notice, ("id", "case_id", "recipient_kind", "recipient_name", "citation")),  # given_*: later
+    "evidence_demands": (EvidenceDemand, ("id", "case_id", "description", "demanded_of", "demanded_at",
+                                          "demanded_by")),  # produced*: later
+    "lot_drawings": (LotDrawing, ("id", "case_id", "drawn_at", "place", "conducted_by", "witnesses", "method",
+                                  "method_details", "tied", "winners", "candidate_notices", "decision",
+                                  "recorded_by", "recorded_at")),  # amended_notice_*: recorded later
+    # A certificate's link (its token's hash, expiry) is renewed and its delivery recorded later.
+    "certificates": (Certificate, ("id", "case_id", "candidate", "votes", "created_at", "signer_name",
+                                   "signer_title")),
 }
+# Columns in no hash (see the module's doc): where a card is in Slack, claimed by Core UPDATEs while it is posted.
+UNSEALED: dict[str, tuple[str, ...]] = {"recount_requests": ("card_ts",), "recount_cases": ("card_ts",)}
 # What people call a row of each table, in verify's report.
 ROW_NOUN = {
     "survey_versions": "survey version", "contests": "contest", "choices": "choice", "vote_counts": "vote count",
     "tally_sheets": "tally sheet entry", "ledger_entries": "ledger entry", "cost_notices": "cost notice",
-    "assistants": "assistant",
+    "assistants": "assistant", "memberships": "membership (role)", "candidate_users": "candidacy",
+    "recount_requests": "recount request", "recount_cases": "recount case", "case_deadlines": "case deadline",
+    "notices": "notice", "evidence_demands": "evidence demand", "lot_drawings": "lot drawing",
+    "certificates": "certificate",
 }
 
 _PENDING = "recount_bot.seals.pending"  # session.info: {table: set of ids} written in this transaction
+_DELETED = "recount_bot.seals.deleted"  # session.info: {table: set of ids} deleted in this transaction
 
 
 # ----------------------------------------------------------------------------- hashing
@@ -116,7 +164,7 @@ def _table(name: str) -> Table:
 
 
 def _columns(name: str) -> list[str]:
-    return sorted(c.name for c in _table(name).columns)
+    return sorted(c.name for c in _table(name).columns if c.name not in UNSEALED.get(name, ()))
 
 
 def seal_value(name: str, row_id: int, values: dict[str, Any], columns: list[str]) -> str | list[str]:
@@ -137,18 +185,30 @@ def _read_back(session: Session, name: str, ids: Iterable[int]) -> Iterator[dict
 
 
 # ----------------------------------------------------------------------------- sealing at commit
+def _sealed_rows(session: Session, name: str, ids: set[int], deleted: set[int],
+                 columns: list[str]) -> Iterator[tuple[int, Any]]:
+    """(id, seal) of each row as stored now; None for a row deleted in this transaction and not there."""
+    found = set()
+    for values in _read_back(session, name, ids | deleted):  # a row a savepoint rolled back is simply not there
+        found.add(values["id"])
+        yield values["id"], seal_value(name, values["id"], values, columns)
+    for row_id in sorted(deleted - found):
+        yield row_id, None
+
+
 def seal(session: Session, pending: dict[str, set[int]], *, actor: str, workspace_id: int | None,
-         at: dt.datetime | None) -> int:
-    """Append the seals of `pending` rows (as stored now) to the audit log; the number of rows sealed."""
-    sealed = 0
+         at: dt.datetime | None, deleted: dict[str, set[int]] | None = None) -> int:
+    """Append the seals of `pending` rows (as stored now) and of `deleted` ones to the audit log; the number of
+    rows sealed."""
+    sealed, deleted = 0, deleted or {}
     for name in SEALED:
-        ids = pending.get(name)
-        if not ids:
+        ids, gone = pending.get(name, set()), deleted.get(name, set())
+        if not ids and not gone:
             continue
         columns = _columns(name)
         batch: dict[str, Any] = {}
-        for values in _read_back(session, name, ids):  # a row a savepoint rolled back is simply not there
-            batch[str(values["id"])] = seal_value(name, values["id"], values, columns)
+        for row_id, value in _sealed_rows(session, name, ids, gone, columns):
+            batch[str(row_id)] = value
             if len(batch) == ROWS_PER_ENTRY:
                 audit.append(session, actor=actor, action=ACTION, entity=ENTITY, entity_id=name,
                              after={"columns": columns, "rows": batch}, workspace_id=workspace_id, at=at)
@@ -160,11 +220,12 @@ def seal(session: Session, pending: dict[str, set[int]], *, actor: str, workspac
     return sealed
 
 
-def baseline(connection, *, actor: str, at: dt.datetime) -> int:
-    """Seal, as they are now, the rows of a database written before rows were sealed: migration 0006 calls this
-    once. Core only, over the columns the database has at that revision (a later revision may add some), so it
-    runs the same whatever the models say by then; the audit entries it appends name `actor`. The number of
-    rows sealed."""
+def baseline(connection, *, actor: str, at: dt.datetime, tables: Iterable[str]) -> int:
+    """Seal, as they are now, the rows of `tables` written before those tables were sealed: migration 0006 calls
+    this once for the returns, tallies and money, 0014 for the rows that say who may act and what was decided.
+    Core only, over the columns the database has at that revision (a later revision may add some), so it runs
+    the same whatever the models say by then; the audit entries it appends name `actor`. The number of rows
+    sealed."""
     from sqlalchemy import inspect
 
     from storage.models import AuditEntry, AuditHead
@@ -176,12 +237,13 @@ def baseline(connection, *, actor: str, at: dt.datetime) -> int:
             log.c.action == ACTION, log.c.entity == ENTITY)):
         sealed_already.setdefault(entity_id, set()).update(int(k) for k in ((after or {}).get("rows") or {}))
     entries: list[tuple[str, list[str], dict[str, Any]]] = []
+    wanted = set(tables)
     for name in SEALED:
-        if not present.has_table(name):
+        if name not in wanted or not present.has_table(name):
             continue
         table = _table(name)
         existing = {c["name"] for c in present.get_columns(name)}
-        columns = sorted(c for c in existing if c in table.c)
+        columns = sorted(c for c in existing if c in table.c and c not in UNSEALED.get(name, ()))
         query = select(*(table.c[c] for c in columns)).order_by(table.c.id)
         batch: dict[str, Any] = {}
         for row in connection.execute(query):
@@ -226,21 +288,32 @@ def _collect(session: Session, _context) -> None:
                and session.is_modified(obj, include_collections=False)]
     for obj in (*inserted, *changed):
         session.info.setdefault(_PENDING, {}).setdefault(type(obj).__tablename__, set()).add(obj.id)
+    for obj in session.deleted:
+        if type(obj).__tablename__ in SEALED:
+            session.info.setdefault(_DELETED, {}).setdefault(type(obj).__tablename__, set()).add(obj.id)
+
+
+def mark(session: Session, row: Any) -> None:
+    """Seal `row` at commit although the ORM did not see it change: after a Core UPDATE of its sealed columns."""
+    if type(row).__tablename__ not in SEALED:
+        raise ValueError(f"{type(row).__tablename__} is not a sealed table")
+    session.info.setdefault(_PENDING, {}).setdefault(type(row).__tablename__, set()).add(row.id)
 
 
 def _seal_at_commit(session: Session) -> None:
     if session.in_nested_transaction():
         return  # a savepoint's rows are sealed by the commit of the transaction around it
     session.flush()
-    pending = session.info.pop(_PENDING, None)
-    if pending:
+    pending, deleted = session.info.pop(_PENDING, None), session.info.pop(_DELETED, None)
+    if pending or deleted:
         actor, workspace_id, at = session.info.get(audit.LAST_AUDIT) or ("recount-bot", None, None)
-        seal(session, pending, actor=actor, workspace_id=workspace_id, at=at)
+        seal(session, pending or {}, actor=actor, workspace_id=workspace_id, at=at, deleted=deleted)
 
 
 def _forget(session: Session, transaction) -> None:
     if transaction.parent is None:  # the outermost transaction ended: committed (sealed) or rolled back
         session.info.pop(_PENDING, None)
+        session.info.pop(_DELETED, None)
         session.info.pop(audit.LAST_AUDIT, None)
 
 
@@ -267,6 +340,8 @@ class SealBook:
     """The seals found while the audit chain is read: per table, per row id."""
 
     rows: dict[str, dict[int, _Seal]] = field(default_factory=dict)
+    # Rows whose deletion recount-bot sealed (and that no seal since brought back): the audit row of the deletion.
+    deleted: dict[str, dict[int, int]] = field(default_factory=dict)
 
     def add(self, entry) -> None:
         if entry.action != ACTION or entry.entity != ENTITY or entry.entity_id not in SEALED:
@@ -274,9 +349,15 @@ class SealBook:
         after = entry.after if isinstance(entry.after, dict) else {}
         columns = tuple(after.get("columns") or ())
         table = self.rows.setdefault(entry.entity_id, {})
+        gone = self.deleted.setdefault(entry.entity_id, {})
         for key, value in (after.get("rows") or {}).items():
-            fixed, full = (value, value) if isinstance(value, str) else (tuple(value) + ("", ""))[:2]
             row_id = int(key)
+            if value is None:  # deleted by recount-bot: its history ends here
+                table.pop(row_id, None)
+                gone[row_id] = entry.id
+                continue
+            gone.pop(row_id, None)
+            fixed, full = (value, value) if isinstance(value, str) else (tuple(value) + ("", ""))[:2]
             known = table.get(row_id)
             if known is None:
                 table[row_id] = _Seal(fixed, entry.id, full, entry.id, columns)
@@ -323,8 +404,11 @@ def _stream(session: Session, name: str, batch: int = 1000) -> Iterator[dict[str
         last = rows[-1]["id"]
 
 
-def _problem(name: str, values: dict[str, Any], seal_: _Seal | None) -> str | None:
+def _problem(name: str, values: dict[str, Any], seal_: _Seal | None, deleted_at: int | None = None) -> str | None:
     row_id = values["id"]
+    if seal_ is None and deleted_at is not None:
+        return (f"was deleted by recount-bot (audit row {deleted_at}) and is there again: written outside "
+                "recount-bot")
     if seal_ is None:
         return "is not in the audit log: it was written outside recount-bot (or its seal was cut from the log)"
     gone = [c for c in seal_.columns if c not in values]
@@ -344,13 +428,13 @@ def check_rows(session: Session, book: SealBook) -> RowsResult:
     match, and how many more do not."""
     checked, problems, first = 0, 0, None
     for name in SEALED:
-        seals = book.rows.get(name, {})
+        seals, deleted = book.rows.get(name, {}), book.deleted.get(name, {})
         seen: set[int] = set()
         table_first: RowProblem | None = None
         for values in _stream(session, name):
             checked += 1
             seen.add(values["id"])
-            problem = _problem(name, values, seals.get(values["id"]))
+            problem = _problem(name, values, seals.get(values["id"]), deleted.get(values["id"]))
             if problem:
                 problems += 1
                 if table_first is None or values["id"] < table_first.row_id:

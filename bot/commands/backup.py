@@ -5,10 +5,12 @@ storage/backup_format.py (restorable into SQLite or PostgreSQL). Never migrates 
 taken before an upgrade is of the database as it was. Refuses to replace FILE without --force; a failed backup
 leaves no file.
 
-restore: loads FILE into DATABASE_URL, which must be empty (storage/restore.py), then verifies the audit log and
-every sealed row (storage/audit.py, storage/seals.py) and prints the result. Exit 0 restored and intact; 1 restored
-but the audit verification found a problem (the backup holds what the database held), or the database does not
-answer; 2 refused, nothing changed (a damaged file, a database that is not empty, a newer backup).
+restore: loads FILE into DATABASE_URL, which must be empty (storage/restore.py), and verifies the audit log and
+every sealed row (storage/audit.py, storage/seals.py) before committing: a copy that does not verify is rolled back
+and the database left as it was, unless --keep-unverified asks to keep it (to inspect a damaged copy; the output
+says so). Exit 0 restored and intact; 1 kept with --keep-unverified although its audit log does not verify, or the
+database does not answer; 2 refused, nothing changed (a damaged file, a copy whose audit log does not verify, a
+database that is not empty, a newer backup).
 """
 from __future__ import annotations
 
@@ -33,6 +35,9 @@ def register(subparsers) -> None:
     restore = subparsers.add_parser("restore", help="load a backup FILE into an empty database, then verify its "
                                                     "audit log")
     restore.add_argument("file", type=Path, metavar="FILE", help="a file written by `recount-bot backup`")
+    restore.add_argument("--keep-unverified", action="store_true",
+                         help="keep the copy even when its audit log does not verify (to inspect a damaged or "
+                              "tampered copy); without it such a copy is rolled back and nothing changes")
     restore.set_defaults(func=run_restore, command_name="restore")
 
 
@@ -71,18 +76,20 @@ def run_backup(args: argparse.Namespace) -> int:
 def run_restore(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import DBAPIError
 
-    from storage import audit
     from storage.backup_format import BackupFileError
-    from storage.restore import RestoreRefused, restore
+    from storage.restore import RestoreRefused, RestoreUnverified, restore
 
     if not args.file.is_file():
         raise UsageError(f"{args.file}: no such file" if not args.file.exists() else f"{args.file}: not a file")
     db = connect()
     try:
         try:
-            summary = restore(db, args.file)
+            summary = restore(db, args.file, keep_unverified=args.keep_unverified)
         except BackupFileError as exc:
             raise UsageError(f"{args.file}: {exc}; nothing was restored") from None
+        except RestoreUnverified as exc:
+            raise UsageError(f"{args.file}: {exc}. Nothing was restored: the database is as it was. To load the "
+                             "copy anyway, for inspection, give --keep-unverified") from None
         except RestoreRefused as exc:
             raise UsageError(str(exc)) from None
         except OSError as exc:
@@ -93,11 +100,14 @@ def run_restore(args: argparse.Namespace) -> int:
               "count and checksum match the backup")
         if summary.revision != summary.head:
             print(f"database migrated: the backup's revision {summary.revision} -> {summary.head}")
-        with db.read() as session:
-            result = audit.verify(session)
     except DBAPIError as exc:
         raise unreachable(db, exc) from None
     finally:
         db.dispose()
-    print(result.describe())
-    return 0 if result.ok else 1
+    result = summary.verification
+    if result.ok:
+        print(result.describe())
+        return 0
+    print(f"KEPT although its audit log does not verify, as --keep-unverified asked: {result.describe()}. Do not "
+          "run recount-bot on this copy; restore a copy that verifies.")
+    return 1

@@ -6,10 +6,15 @@ shares a port with Slack's (which must face the internet). So:
 - METRICS_TOKEN set: every request must carry `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise), from
   wherever it comes. Prometheus sends it with `authorization: {credentials: ...}` in its scrape config.
 - METRICS_TOKEN unset: only a client on this machine (127.0.0.0/8, ::1) that came straight here is answered; 403
-  for everyone else. A request relayed by a reverse proxy arrives from loopback too, so one that carries a
-  proxy's header (Forwarded, X-Forwarded-For, X-Real-IP) is not taken as local: a proxy that forwards every
-  path then does not publish /metrics by accident. (A proxy that adds none of these headers does; set
-  METRICS_TOKEN, or do not forward /metrics.)
+  for everyone else. "This machine only", behind a reverse proxy: a request the proxy relays arrives from
+  loopback too, on behalf of anyone, so a request that carries any header a proxy adds to say whom it relays
+  (Forwarded, X-Forwarded-*, X-Real-IP, X-Client-IP, True-Client-IP, CF-Connecting-IP, X-Cluster-Client-IP, Via),
+  whatever it holds, is not taken as local: an empty one (a proxy that relays an empty value), and one that
+  names loopback (a forged "X-Forwarded-For: 127.0.0.1" passed on), are refused like any other. No header is
+  believed: a proxy's word on where a request came from is only as good as its configuration, which this
+  process cannot see. So a proxy that forwards every path does not publish /metrics by accident; to read the
+  metrics through a proxy, set METRICS_TOKEN. (A proxy that adds none of these headers is indistinguishable
+  from a local client: set METRICS_TOKEN, or do not forward /metrics.)
 """
 from __future__ import annotations
 
@@ -24,7 +29,15 @@ from bot.metrics import Metrics
 
 log = logging.getLogger("recount_bot.metrics")
 METRICS_PATH = "/metrics"
-_PROXY_HEADERS = ("HTTP_FORWARDED", "HTTP_X_FORWARDED_FOR", "HTTP_X_REAL_IP")
+# The WSGI names of the headers proxies add to say whom they relay (any HTTP_X_FORWARDED_* besides these).
+_PROXY_HEADERS = frozenset({"HTTP_FORWARDED", "HTTP_X_REAL_IP", "HTTP_X_CLIENT_IP", "HTTP_TRUE_CLIENT_IP",
+                            "HTTP_CF_CONNECTING_IP", "HTTP_X_CLUSTER_CLIENT_IP", "HTTP_VIA",
+                            "HTTP_X_ORIGINAL_FORWARDED_FOR"})
+
+
+def relayed(environ: dict) -> bool:
+    """Whether the request carries a proxy's header, present at all (empty counts: it was sent)."""
+    return any(key in _PROXY_HEADERS or key.startswith("HTTP_X_FORWARDED_") for key in environ)
 
 
 def is_loopback(address: str | None) -> bool:
@@ -49,7 +62,7 @@ class MetricsEndpoint:
             if scheme.lower() == "bearer" and hmac.compare_digest(credentials.strip().encode(), self.token.encode()):
                 return None
             return "401 Unauthorized", "Send Authorization: Bearer <METRICS_TOKEN>.\n"
-        if is_loopback(environ.get("REMOTE_ADDR")) and not any(environ.get(h) for h in _PROXY_HEADERS):
+        if is_loopback(environ.get("REMOTE_ADDR")) and not relayed(environ):
             return None
         return "403 Forbidden", ("/metrics answers only on this machine while METRICS_TOKEN is not set; set it to "
                                  "read the metrics from elsewhere.\n")

@@ -12,8 +12,11 @@ written whole into the log at INFO. This gate runs first, in this order, each st
    minutes from now, a missing or wrong `X-Slack-Signature` are 401 (Slack's v0 scheme: HMAC-SHA256 of
    `v0:<timestamp>:<body>` with the app's signing secret);
 3. only then parsing, the way Bolt parses (`slack_bolt.request.internals.parse_body`): a signed body that is
-   not UTF-8, not JSON where JSON is due, not a JSON object, that has identity fields of the wrong type, or no
-   team, is 400. A payload without a team would otherwise create a workspace with team id "".
+   not UTF-8, not JSON where JSON is due, nested deeper than MAX_JSON_DEPTH, not a JSON object, that has
+   identity fields of the wrong type, or no team, is 400. A payload without a team would otherwise create a
+   workspace with team id "". The depth is counted before anything parses the JSON (`json_depth`): Python's
+   parser recurses once per level and fails with RecursionError near a thousand, and whatever walks the parsed
+   payload afterwards (Bolt, the listeners, the log) would recurse with it.
 
 What passes is handed to Bolt as the `BoltRequest` built here (Bolt verifies the signature again; cheap at 1 MB).
 """
@@ -25,6 +28,7 @@ import re
 import time
 from dataclasses import dataclass
 from typing import Any, Callable
+from urllib.parse import parse_qs
 
 from slack_bolt.adapter.wsgi.http_request import WsgiHttpRequest
 from slack_bolt.request import BoltRequest
@@ -43,6 +47,11 @@ _SLACK_ID = re.compile(r"^[A-Za-z0-9]{1,32}$", re.ASCII)
 _OBJECT_FIELDS = ("team", "user", "channel", "container", "event", "view", "message", "enterprise")
 _TEXT_FIELDS = ("type", "team_id", "user_id", "channel_id", "trigger_id", "response_url", "command", "text",
                 "callback_id", "api_app_id", "event_id", "ssl_check")
+# Slack's payloads nest a dozen levels or so (a modal's state, a message's rich text inside an event): four times
+# that is room enough, and far from the interpreter's recursion limit.
+MAX_JSON_DEPTH = 64
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)  # "...", with \" and \\ inside
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 # Requests Bolt answers itself, before any listener: Slack's URL check for the Events API and the slash
 # command SSL check. They carry no team and touch nothing.
 _HANDSHAKES = ("url_verification",)
@@ -137,6 +146,29 @@ def check_payload(body: Any) -> None:
                                                                           "not a Slack id")
 
 
+def json_depth(text: str, limit: int = MAX_JSON_DEPTH) -> int:
+    """How deep the arrays and objects of JSON `text` nest, counted without parsing it (strings are skipped, so a
+    bracket inside one does not count); counting stops once past `limit`. Malformed JSON is the parser's to refuse."""
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    depth = deepest = 0
+    for bracket in brackets:
+        depth += 1 if bracket in "[{" else -1
+        if depth > deepest:
+            deepest = depth
+            if deepest > limit:
+                break
+    return deepest
+
+
+def _json_text(text: str, content_type: str | None) -> str | None:
+    """The JSON inside a body as Bolt will parse it: the body itself, or a form's `payload` field."""
+    if content_type == "application/json":
+        return text
+    if "payload=" in text:
+        return (parse_qs(text).get("payload") or [""])[0]
+    return None
+
+
 def parse(environ: dict, body: bytes) -> BoltRequest:
     """The signed body as Bolt will see it; raises Refused(400) for anything Slack never sends."""
     try:
@@ -145,8 +177,13 @@ def parse(environ: dict, body: bytes) -> BoltRequest:
         raise Refused(400, f"the body is not UTF-8 (byte {exc.start:,})") from None
     headers = WsgiHttpRequest(environ).get_headers()
     content_type = extract_content_type(build_normalized_headers(headers))  # exactly as Bolt will read it
+    json_text = _json_text(text, content_type)
+    if json_text is not None and json_depth(json_text) > MAX_JSON_DEPTH:
+        raise Refused(400, f"the payload's JSON nests deeper than {MAX_JSON_DEPTH} levels")
     try:
         payload = parse_body(text, content_type)
+    except RecursionError:  # the count above keeps it away; kept so no parse can end in a traceback
+        raise Refused(400, "the payload's JSON nests too deeply to read") from None
     except ValueError as exc:  # json.JSONDecodeError is a ValueError
         raise Refused(400, f"the payload is not JSON ({type(exc).__name__} at character {getattr(exc, 'pos', '?')})") \
             from None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from handlers.slack_text import clip, esc, outgoing  # noqa: F401  (esc: the builders import it from here)
+from handlers.slack_text import bidi_visible, clip, esc, outgoing  # noqa: F401  (esc: the builders import it)
 from rules.calendar import DENVER
 
 SECTION_TEXT_LIMIT = 3000
@@ -19,7 +19,7 @@ OPTION_TEXT_LIMIT = 75
 
 
 def plain(text: str, limit: int = SECTION_TEXT_LIMIT) -> dict[str, Any]:
-    return {"type": "plain_text", "text": clip(text, limit, markup=False), "emoji": True}
+    return {"type": "plain_text", "text": clip(bidi_visible(text), limit, markup=False), "emoji": True}
 
 
 def md(text: str, limit: int = SECTION_TEXT_LIMIT) -> dict[str, Any]:

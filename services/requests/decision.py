@@ -24,7 +24,7 @@ from services.requests import deciders as request_deciders
 from services.requests.views import RequestView, as_view
 from services.returns.checking import notices_owed  # the (1) list, which (2)(b)(I) incorporates
 from services.services import Services
-from storage import audit
+from storage import audit, seals
 from storage.models import CaseDeadline, CaseKind, Notice, RecountCase, RecountRequestRow, RequestStatus
 from storage.repositories import latest_version
 
@@ -122,6 +122,7 @@ def decide_request(services: Services, *, team_id: str, request_id: int, actor: 
             session.refresh(row)
             raise _already_decided(row)
         session.refresh(row)
+        seals.mark(session, row)  # the decision was written by the Core UPDATE above, unseen by the ORM
         if approve:
             case = _open_requested_case(session, row, settings, actor, now)
             row.case_id = case.id

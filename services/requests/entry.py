@@ -10,6 +10,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from handlers.slack_text import esc
@@ -48,6 +49,16 @@ class InvalidRequest(UserError):
         self.errors = dict(errors)
 
 
+class AlreadyEntered(UserError):
+    """The form was submitted before and recorded its request (Slack gave up waiting for the answer, the clerk
+    submitted again): nothing is recorded twice. `request` is the one it recorded."""
+
+    def __init__(self, request: RequestView) -> None:
+        super().__init__(f"Recount request #{request.id} ({esc(request.contest)}) was already recorded from this "
+                         "form; nothing was recorded twice.")
+        self.request = request
+
+
 @dataclass(frozen=True)
 class RequestInput:
     contest_id: int
@@ -60,6 +71,8 @@ class RequestInput:
     requester_slack_user: str | None = None
     candidate_choice: str | None = None
     committee_side: str | None = None
+    # The form it was entered in (handlers: "view:<Slack's view id>"): one request per form (AlreadyEntered).
+    form_key: str | None = None
 
 
 def _contest(session: Session, workspace_id: int, contest_id: int) -> Contest:
@@ -99,10 +112,33 @@ def refusal_errors(refused: RequestRefused) -> dict[str, str]:
     return errors
 
 
+def _refuse_if_entered(session: Session, workspace_id: int, form_key: str | None) -> None:
+    if form_key is None:
+        return
+    row = session.scalar(select(RecountRequestRow).where(RecountRequestRow.workspace_id == workspace_id,
+                                                         RecountRequestRow.form_key == form_key))
+    if row is not None:
+        raise AlreadyEntered(as_view(row))
+
+
 def submit_request(services: Services, *, team_id: str, actor: str, settings: OfficeSettings,
                    data: RequestInput) -> RequestView:
     """Enter a written request. Refused requests raise RequestRefused (field + the core's reason); what the
-    form lacks raises InvalidRequest (every field at fault) before the core is asked."""
+    form lacks raises InvalidRequest (every field at fault) before the core is asked; a form that recorded its
+    request already raises AlreadyEntered, however its fields read now."""
+    try:
+        return _submit(services, team_id=team_id, actor=actor, settings=settings, data=data)
+    except IntegrityError:
+        if data.form_key is None:
+            raise
+        # The same form submitted twice at once: the other submission's row won the unique index.
+        with services.db.transaction() as session:
+            _refuse_if_entered(session, ensure_workspace(session, team_id, actor=actor).id, data.form_key)
+        raise
+
+
+def _submit(services: Services, *, team_id: str, actor: str, settings: OfficeSettings,
+            data: RequestInput) -> RequestView:
     errors: dict[str, str] = {}
     if not data.requester_contact.strip():
         errors["requester_contact"] = "Give the requester's contact (address, email or phone) for the cost notice."
@@ -123,6 +159,7 @@ def submit_request(services: Services, *, team_id: str, actor: str, settings: Of
     committee_side = data.committee_side or (data.in_favor_of if kind is PartyKind.ISSUE_COMMITTEE else None)
     with services.db.transaction() as session:
         workspace = ensure_workspace(session, team_id, actor=actor)
+        _refuse_if_entered(session, workspace.id, data.form_key)
         stored = _contest(session, workspace.id, data.contest_id)
         election = stored.election
         version = latest_version(session, election.id)
@@ -152,7 +189,7 @@ def submit_request(services: Services, *, team_id: str, actor: str, settings: Of
             # "" when the request named no choice (the column holds text; rules.requests.favored_label shows it)
             in_favor_of=decision.numbers.get("in_favor_of") or data.in_favor_of or "", received_on=data.received_on,
             received_reference=data.received_reference.strip(), entered_by=actor, entered_at=services.now(),
-            evaluation=evaluation)
+            evaluation=evaluation, form_key=data.form_key)
         session.add(row)
         session.flush()
         audit.append(session, actor=actor, action="request.entered", entity="recount_request", entity_id=row.id,

@@ -5,7 +5,7 @@ import datetime as dt
 import enum
 from decimal import Decimal
 
-from sqlalchemy import Date, ForeignKey, String, Text
+from sqlalchemy import Date, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from storage.models.base import Base
@@ -23,6 +23,9 @@ class RecountRequestRow(Base):
     """A written request for a recount, as received (2)(a), and what the office decided about it."""
 
     __tablename__ = "recount_requests"
+    # One request per form: a form submitted again (Slack gave up waiting for the first answer, the clerk clicked
+    # Submit twice) finds the request it recorded.
+    __table_args__ = (Index("ix_recount_requests_form_key", "workspace_id", "form_key", unique=True),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id"))
@@ -50,6 +53,8 @@ class RecountRequestRow(Base):
     channel_id: Mapped[str | None] = mapped_column(String(32), default=None)
     card_ts: Mapped[str | None] = mapped_column(String(32), default=None)
     case_id: Mapped[int | None] = mapped_column(ForeignKey("recount_cases.id"), default=None)
+    # The form it was entered in ("view:<Slack's view id>"); None for a request entered otherwise.
+    form_key: Mapped[str | None] = mapped_column(String(64), default=None)
 
     contest: Mapped[Contest] = relationship()
 

@@ -69,8 +69,9 @@ def test_an_untouched_database_passes_with_and_without_its_checkpoint(office, ke
     assert sealed >= 5  # the returns, the ledger, the cost notice, the sheets
     result = _verify(db)
     assert result.returncode == 0, result.stdout + result.stderr
-    # 1 survey version, 1 contest, 2 choices, 4 vote counts, 2 ledger entries, 1 cost notice, 2 tally sheets
-    assert result.stdout.startswith(f"audit log intact: {entries} rows, hash chain verified; 13 business rows "
+    # 1 survey version, 1 contest, 2 choices, 4 vote counts, 2 ledger entries, 1 cost notice, 2 tally sheets; the
+    # official's membership, the request, its case, and the case's 2 deadlines and 3 notices
+    assert result.stdout.startswith(f"audit log intact: {entries} rows, hash chain verified; 21 business rows "
                                     "match what it recorded")
     checkpoint = tmp_path / "checkpoint.json"
     _checkpoint(db, key_file, checkpoint)

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from sandbox import payloads
-from sandbox.slack_standin import SlackStandIn
+from sandbox.slack_standin import SlackStandIn, Workspace
 from tests.bot.test_cli_db import ISOLATED, ROOT, assert_refused
 
 SECRET = "serve-test-signing-secret"
@@ -84,7 +84,9 @@ def stop(process: subprocess.Popen) -> tuple[int, str, str]:
 
 @pytest.fixture
 def slack():
-    with SlackStandIn(tokens={GOOD}, users=[{"id": "U0CLERK01", "name": "clerk"}]) as standin:
+    # The bot token's workspace (auth.test names it) is the one office the commands come from.
+    with SlackStandIn(tokens={GOOD}, users=[{"id": "U0CLERK01", "name": "clerk"}],
+                      workspace=Workspace(team_id="T0SERVE01")) as standin:
         yield standin
 
 

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import select
 
 from sandbox import payloads
-from sandbox.slack_standin import SlackStandIn
+from sandbox.slack_standin import SlackStandIn, Workspace
 from services.conduct.cases import CLAIM
 from storage.db import Database
 from storage.models import RecountCase
@@ -30,7 +30,8 @@ EXAMPLE = ROOT / "examples" / "survey-of-returns.csv"
 
 @pytest.fixture
 def slack():
-    with SlackStandIn(tokens={GOOD}, users=[{"id": CLERK, "name": "clerk", "is_admin": True}]) as standin:
+    with SlackStandIn(tokens={GOOD}, users=[{"id": CLERK, "name": "clerk", "is_admin": True}],
+                      workspace=Workspace(team_id=TEAM)) as standin:  # the bot token's workspace: the office
         yield standin
 
 

@@ -25,7 +25,7 @@ import pytest
 from sqlalchemy import func, select
 
 from sandbox import payloads
-from sandbox.slack_standin import SlackStandIn
+from sandbox.slack_standin import SlackStandIn, Workspace
 from storage.db import Database
 from storage.models import AuditEntry, ProcessedDelivery, RecountCase
 from tests.bot.test_cli_db import ROOT
@@ -49,7 +49,8 @@ class Sent:
 
 @pytest.fixture
 def slack():
-    with SlackStandIn(tokens={GOOD}, users=[{"id": CLERK, "name": "clerk", "is_admin": True}]) as standin:
+    with SlackStandIn(tokens={GOOD}, users=[{"id": CLERK, "name": "clerk", "is_admin": True}],
+                      workspace=Workspace(team_id=TEAM)) as standin:  # the bot token's workspace: the office
         yield standin
 
 

@@ -25,7 +25,7 @@ from sqlalchemy import create_engine, func, inspect, select, table
 
 from bot.web.request_gate import MAX_BODY_BYTES
 from sandbox import payloads
-from sandbox.slack_standin import SlackStandIn
+from sandbox.slack_standin import SlackStandIn, Workspace
 from tests.bot.test_cli_db import ROOT
 from tests.bot.test_cli_serve import GOOD, SECRET, command, environment, free_port, stop
 from tests.support.databases import backends, fresh_database_url
@@ -64,7 +64,8 @@ def _healthy(port: int) -> bool:
 def serve(request, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("hostile")
     with fresh_database_url(request.param, tmp) as url, \
-            SlackStandIn(tokens={GOOD}, users=[{"id": USER, "name": "clerk"}]) as slack:
+            SlackStandIn(tokens={GOOD}, users=[{"id": USER, "name": "clerk"}],
+                         workspace=Workspace(team_id=TEAM)) as slack:  # the office: the bot token's workspace
         port, log = free_port(), tmp / "serve.log"
         with log.open("w") as sink:
             process = subprocess.Popen(

@@ -24,6 +24,21 @@ CHANGING = {
     "tally_sheets": {"withdrawn_at", "withdrawn_by", "withdrawn_reason"},
     "assistants": {"name", "capacity", "days_served", "compensation", "on_governing_body", "qualified_as_judge",
                    "served_as_judge", "replaces", "recorded_by", "recorded_at"},
+    "memberships": {"role", "can_approve", "granted_by", "granted_at"},
+    "candidate_users": set(),
+    "recount_requests": {"status", "decided_by", "decided_at", "decision_note", "decision_reading", "channel_id",
+                         "card_ts", "case_id"},
+    "recount_cases": {"status", "survey_version_id", "multi_seat_rule", "verdict", "channel_id", "card_ts",
+                      "counting_started_at", "counting_started_by", "count_method", "expected_units", "double_entry",
+                      "election_sheet_ids", "completed_at", "completed_by", "completion", "settlement",
+                      "amended_version_id", "results_notice_at", "results_notice_by", "results_notice_method",
+                      "money_returned_at", "money_returned_by", "money_returned_method", "money_returned_reference"},
+    "case_deadlines": {"done_at"},
+    "notices": {"given_at", "given_by", "method", "details", "recorded_by", "recorded_at"},
+    "evidence_demands": {"produced", "produced_at", "recorded_by"},
+    "lot_drawings": {"amended_notice_at", "amended_notice_by", "amended_notice_method"},
+    "certificates": {"token_sha256", "expires_at", "slack_file_id", "delivered_at", "delivered_by",
+                     "delivery_method"},
 }
 
 
@@ -46,13 +61,15 @@ def test_every_column_of_a_sealed_table_is_classified() -> None:
         columns = {c.name for c in model.__table__.columns}
         assert set(fixed) <= columns, name
         assert columns - set(fixed) == CHANGING[name], name
+        assert not set(fixed) & set(seals.UNSEALED.get(name, ())), name
+    assert set(seals.UNSEALED) <= set(seals.SEALED)
 
 
 def test_a_recount_seals_its_returns_money_and_sheets_after_each_change(db) -> None:
     _, _, case_id = recount_in_progress(db)
     sealed = {e.entity_id for e in _seal_entries(db)}
     assert sealed == {"survey_versions", "contests", "choices", "vote_counts", "ledger_entries", "cost_notices",
-                      "tally_sheets"}
+                      "tally_sheets", "memberships", "recount_requests", "recount_cases", "case_deadlines", "notices"}
     with db.transaction() as s:
         entries = list(s.scalars(select(AuditEntry).order_by(AuditEntry.id)))
         payment = s.scalar(select(LedgerRow.id).where(LedgerRow.kind == "payment"))
@@ -67,7 +84,9 @@ def test_a_recount_seals_its_returns_money_and_sheets_after_each_change(db) -> N
     [contests] = _seal_entries(db, "contests")
     assert all(isinstance(v, list) and len(v) == 2 for v in contests.after["rows"].values())
     result = _verify(db)
-    assert result.ok and result.business_rows == 13, result.describe()
+    # 13 rows of returns, money and sheets; the official's membership, the request, its case, and the case's
+    # deadlines and notices.
+    assert result.ok and result.business_rows == 21, result.describe()
 
 
 def test_rows_of_a_rolled_back_savepoint_are_not_sealed(db) -> None:
@@ -186,5 +205,31 @@ def test_migration_0006_seals_the_rows_written_before_it(empty_database_url) -> 
             c.execute(text("UPDATE vote_counts SET votes = 81 WHERE id = 2"))
         result = _verify(db)
         assert not result.ok and (result.bad_row.table, result.bad_row.row_id) == ("vote_counts", 2)
+    finally:
+        db.dispose()
+
+
+def test_migration_0014_seals_who_may_act_and_what_was_decided_written_before_it(empty_database_url) -> None:
+    db = Database(empty_database_url)
+    try:
+        upgrade(db, "0012")
+        at = dt.datetime(2026, 11, 1, 12, 0)
+        with db.engine.begin() as c:  # an older recount-bot's office: roles and a returns row, roles unsealed
+            c.execute(text("INSERT INTO workspaces (id, slack_team_id, name, settings, created_at) "
+                           "VALUES (1, 'T1', 'Office', '{}', :at)"), {"at": at})
+            c.execute(text("INSERT INTO memberships (id, workspace_id, slack_user_id, role, can_approve, granted_by, "
+                           "granted_at) VALUES (1, 1, 'U0DANA', 'official', false, 'U0DANA', :at), "
+                           "(2, 1, 'U0SAM', 'staff', false, 'U0DANA', :at)"), {"at": at})
+        upgrade(db)
+        entries = _seal_entries(db)
+        assert [(e.entity_id, sorted(e.after["rows"])) for e in entries] == [("memberships", ["1", "2"])]
+        assert entries[0].actor.startswith("recount-bot db upgrade 0014 ")
+        assert "card_ts" not in seals._columns("recount_cases")
+        result = _verify(db)
+        assert result.ok and result.business_rows == 2, result.describe()
+        with db.engine.begin() as c:
+            c.execute(text("UPDATE memberships SET role = 'official' WHERE id = 2"))
+        result = _verify(db)
+        assert not result.ok and (result.bad_row.table, result.bad_row.row_id) == ("memberships", 2)
     finally:
         db.dispose()

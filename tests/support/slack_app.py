@@ -20,7 +20,7 @@ from slack_sdk.signature import SignatureVerifier
 
 from bot.app_factory import build_app
 from bot.web.server import EVENTS_PATH, RunningServer, WebApp
-from sandbox.slack_standin import SlackStandIn
+from sandbox.slack_standin import SlackStandIn, Workspace
 from services.services import Services
 from storage.db import Database
 
@@ -64,8 +64,10 @@ class SlackHarness:
     def __init__(self, db: Database, *, clock: Clock | None = None, observer_poll_ms: int | None = None) -> None:
         self.db = db
         self.clock = clock or Clock(dt.datetime(2026, 11, 6, 16, 0, tzinfo=dt.timezone.utc))
+        # The bot token's workspace is the office's (auth.test names it): a request from another is refused.
         self.slack = SlackStandIn(users=USERS, channels=[{"id": CHANNEL, "name": "elections"}],
-                                  workspace=None).start()
+                                  workspace=Workspace(team_id=TEAM, team_name="Recount Test Office",
+                                                      team_domain="recount-test")).start()
         self.services = Services(db, clock=self.clock)
         self.app = build_app(services=self.services, bot_token="xoxb-test-token", signing_secret=SIGNING_SECRET,
                              api_base_url=self.slack.base_url)
@@ -132,14 +134,16 @@ class SlackHarness:
         self.settle()
         return reply
 
-    def _interactive(self, payload: dict) -> Reply:
+    def _interactive(self, payload: dict, *, settle: bool = True) -> Reply:
         body = urllib.parse.urlencode({"payload": json.dumps(payload)}).encode()
         reply = self.post(body, "application/x-www-form-urlencoded")
-        self.settle()
+        if settle:
+            self.settle()
         return reply
 
     def click(self, message: dict, action_id: str, *, user: str = OFFICIAL, channel: str = CHANNEL,
-              value: str | None = None, team: str | None = None, send_value: str | None = None) -> Reply:
+              value: str | None = None, team: str | None = None, send_value: str | None = None,
+              settle: bool = True) -> Reply:
         """Click the button `action_id` in a message the bot posted (as the stand-in stored it)."""
         button = None
         for block in message.get("blocks", []):
@@ -166,7 +170,7 @@ class SlackHarness:
                          "text": button.get("text"),
                          "action_ts": f"{time.time():.6f}"}],
         }
-        return self._interactive(payload)
+        return self._interactive(payload, settle=settle)
 
     def shortcut(self, callback_id: str, *, user: str = OFFICIAL, team: str | None = None) -> Reply:
         """Use a global shortcut (from the search bar or the composer's shortcut menu): no channel."""
@@ -179,8 +183,10 @@ class SlackHarness:
         }
         return self._interactive(payload)
 
-    def submit(self, view: dict, values: dict[str, dict], *, user: str = OFFICIAL, team: str | None = None) -> Reply:
-        """Submit a modal the bot opened, with `values` as {block_id: element state} (Slack's view.state)."""
+    def submit(self, view: dict, values: dict[str, dict], *, user: str = OFFICIAL, team: str | None = None,
+               settle: bool = True) -> Reply:
+        """Submit a modal the bot opened, with `values` as {block_id: element state} (Slack's view.state). With
+        `settle=False`, return Slack's answer as soon as it comes, while the bot may still be working."""
         state = {"values": {block_id: {block_id: value} for block_id, value in values.items()}}
         team = team or self.team
         payload = {
@@ -189,7 +195,7 @@ class SlackHarness:
             "token": "legacy-verification-token", "trigger_id": self.slack.issue_trigger_id(user),
             "view": {**view, "state": state}, "response_urls": [],
         }
-        return self._interactive(payload)
+        return self._interactive(payload, settle=settle)
 
     def event(self, event: dict, *, event_id: str | None = None, **headers: str) -> Reply:
         """An Events API delivery (`event_callback`), as Slack sends it; the same event_id is a retry."""
