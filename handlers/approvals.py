@@ -25,7 +25,7 @@ from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
 from handlers.requests import permalink, post_in_request_thread, refresh_request_card
-from handlers.slack_text import channel_link, link, mention
+from handlers.slack_text import channel_link, link, mention, said
 from services.conduct import cases
 from services.errors import UserError
 from services.requests import decision as request_decision
@@ -61,7 +61,7 @@ def _open(ix: Interaction, *, approve: bool) -> None:
         decider = request_decision.check_decider(ix.services, team_id=ix.team_id, request_id=request_id,
                                                  actor=ix.user_id)
     except AlreadyDecided as exc:
-        ix.tell(exc.message)
+        ix.tell(said(exc.words))
         # The card still showed the buttons: its edit must have failed. Show the decision now.
         refresh_request_card(ix.services, request_service.request_view(ix.services, request_id,
                                                                        workspace_id=ix.member.workspace_id))
@@ -88,7 +88,7 @@ def submit_decision(ix: Interaction) -> None:
                                                   settings=ix.member.settings, own_entry_reason=own_reason)
     except AlreadyDecided as exc:
         # Someone decided first: their decision stands (and their edit shows it on the card).
-        ix.ack(response_action="update", view=message_modal(TITLE, exc.message))
+        ix.ack(response_action="update", view=message_modal(TITLE, said(exc.words)))
         return
     except UserError as exc:
         block = {"note": Block.REQUEST_NOTE.value, OWN_REASON_FIELD: Block.REQUEST_OWN_REASON.value}.get(exc.field)

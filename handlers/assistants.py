@@ -45,7 +45,7 @@ def register(registry: Registry) -> None:
 def _open(ix: Interaction, case_id: int, again: str) -> None:
     case = cases.case_view(ix.services, case_id, workspace_id=ix.member.workspace_id)
     if case.conduct.completed:
-        raise UserError(f"The recount of {esc(case.contest)} (case #{case.id}) is complete; its assistants can no "
+        raise UserError(f"The recount of {case.contest} (case #{case.id}) is complete; its assistants can no "
                         "longer change.")
     open_modal(ix, assistants_modal(case, case.conduct.assistants), again)
 
@@ -57,7 +57,7 @@ def one_open_case(ix: Interaction, usage: str) -> int:
         raise UserError("No recount case is open in this office.")
     if len(found) > 1:
         raise UserError(f"Which recount? `{usage}` with its number: "
-                        + "; ".join(f"#{case_id} {esc(contest)}" for case_id, contest in found) + ".")
+                        + "; ".join(f"#{case_id} {contest}" for case_id, contest in found) + ".")
     return found[0][0]
 
 

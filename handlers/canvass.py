@@ -21,13 +21,14 @@ from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
-from handlers.slack_text import echo, mention
+from handlers.slack_text import mention
 from handlers.subcommands import SUBCOMMANDS
 from rules.statute import cite
 from services.conduct import cases
 from services.errors import UserError
 from services.returns import canvass
 from services.returns.canvass import CanvassRecorded
+from services.wording import echoed
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.canvass")
@@ -42,7 +43,7 @@ def _parse(text: str) -> dt.date:
     try:
         return dt.date.fromisoformat(text.strip())
     except ValueError:
-        raise UserError(f"“{echo(text.strip())}” is not a date: write the canvass date as YYYY-MM-DD, e.g. "
+        raise UserError(f"“{echoed(text.strip())}” is not a date: write the canvass date as YYYY-MM-DD, e.g. "
                         "`/recount canvass 2026-11-09`.") from None
 
 

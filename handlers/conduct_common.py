@@ -11,10 +11,10 @@ from handlers.blocks.tally_modal import metadata_of
 from handlers.ids import Block, value_of
 from handlers.interaction import Interaction
 from handlers.slack_io.outbox import enqueue, wake_on_commit
-from handlers.slack_text import echo
 from services.conduct.cases import CaseView
 from services.conduct.tally_forms import TallySummary
 from services.errors import UserError
+from services.wording import echoed
 
 EXPIRED = {"expired_trigger_id", "exchanged_trigger_id", "invalid_trigger_id"}
 
@@ -25,7 +25,7 @@ def case_number(args: str, usage: str) -> int | None:
     if not text:
         return None
     if not re.fullmatch(r"\d{1,9}", text):
-        raise UserError(f"“{echo(args.strip())}” is not a case number: `{usage}` (the number is on the case card, "
+        raise UserError(f"“{echoed(args.strip())}” is not a case number: `{usage}` (the number is on the case card, "
                         "“Case #12”).")
     return int(text)
 

@@ -30,6 +30,7 @@ from handlers.subcommands import SUBCOMMANDS
 from services.conduct import cases, evidence
 from services.conduct.cases import CaseView
 from services.errors import UserError
+from services.wording import Person, words
 from storage.models import Role
 
 USAGE = "/recount evidence [case#]"
@@ -54,7 +55,7 @@ def _stamp(state: dict, block: Block) -> dt.datetime | None:
 def _open_demand(ix: Interaction, case_id: int, again: str) -> None:
     case = cases.case_view(ix.services, case_id, workspace_id=ix.member.workspace_id)
     if case.conduct.completed:
-        raise UserError(f"The recount of {esc(case.contest)} (case #{case.id}) is complete; no more evidence can be "
+        raise UserError(f"The recount of {case.contest} (case #{case.id}) is complete; no more evidence can be "
                         "demanded in it.")
     open_modal(ix, demand_modal(case, now=ix.services.now()), again)
 
@@ -115,8 +116,8 @@ def open_production(ix: Interaction) -> None:
     demand = evidence.demand_view(ix.services, workspace_id=ix.member.workspace_id,
                                   demand_id=int(ix.body["actions"][0]["value"]))
     if not demand.outstanding:
-        raise UserError(f"What was produced for this demand was already recorded ({denver(demand.produced_at)}, by "
-                        f"{mention(demand.recorded_by)}): “{esc(demand.produced or '')}”.")
+        raise UserError(words(f"What was produced for this demand was already recorded ({denver(demand.produced_at)}, "
+                              "by ", Person(demand.recorded_by), f"): “{demand.produced or ''}”."))
     case = cases.case_view(ix.services, demand.case_id, workspace_id=ix.member.workspace_id)
     open_modal(ix, production_modal(demand, contest=case.contest, now=ix.services.now()),
                "click *Record what was produced*")

@@ -32,7 +32,7 @@ from handlers.blocks.common import message_modal
 from handlers.committed import failure_message, watching
 from handlers.executors import CountingExecutor
 from handlers.registry import ANYONE, Registry, Route, Surface
-from handlers.slack_text import fallback, field_error, outgoing
+from handlers.slack_text import fallback, field_error, outgoing, said
 from services.errors import Denied, UserError
 from services.office import access
 from services.office.access import Member
@@ -196,7 +196,7 @@ def run_route(ix: Interaction) -> None:
             ix.extras["recorded"] = recorded
             route.func(ix)
     except UserError as exc:
-        _fail(ix, exc.message)
+        _fail(ix, said(exc.words))
     except Exception as exc:
         reference = new_reference()
         log.exception("listener %s failed; reference %s", route.label, reference)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from typing import Mapping
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
@@ -35,7 +36,7 @@ from handlers.interaction import Interaction
 from handlers.registry import Registry
 from handlers.slack_io.outbox import CHANNEL_REFUSED
 from handlers.slack_io.posting import Unconfirmed, post_once
-from handlers.slack_text import channel_link, fallback, link
+from handlers.slack_text import channel_link, fallback, link, said
 from handlers.subcommands import SUBCOMMANDS
 from rules.requests import PartyKind
 from services.errors import UserError
@@ -44,6 +45,7 @@ from services.requests import views as request_service
 from services.requests.entry import InvalidRequest, RequestRefused
 from services.requests.views import RequestView
 from services.services import Services
+from services.wording import Message, joined
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.requests")
@@ -108,7 +110,7 @@ def _open_form(ix: Interaction, *, channel_id: str | None) -> None:
         form = request_service.request_form(ix.services, team_id=ix.team_id)
         view = pick_modal(form, channel_id=channel_id, approvals_channel=ix.member.settings.approvals_channel)
     except UserError as exc:
-        view = message_modal(TITLE, exc.message)
+        view = message_modal(TITLE, said(exc.words))
     except Exception:
         ix.client.views_update(view_id=opened["id"], view=message_modal(
             TITLE, ":warning: The form could not be loaded; recount-bot sent you the details."))
@@ -139,10 +141,11 @@ def _enter_view(ix: Interaction, form: request_service.RequestForm, contest: req
                        today=ix.services.today())
 
 
-def _field_errors(ix: Interaction, view: dict, errors: dict[str, str], contest_id: int) -> None:
+def _field_errors(ix: Interaction, view: dict, errors: Mapping[str, Message], contest_id: int) -> None:
     """Answer with each error on the field it is about; errors on nothing shown become one message."""
     shown = _shown(view)
-    out, rest = {}, []
+    out: dict[str, Message] = {}
+    rest: list[Message] = []
     for field, message in errors.items():
         block = in_favor_block(contest_id) if field == "in_favor_of" else FIELD_BLOCKS.get(field)
         if block in shown:
@@ -150,10 +153,10 @@ def _field_errors(ix: Interaction, view: dict, errors: dict[str, str], contest_i
         else:
             rest.append(message)
     if not out:
-        raise UserError(" ".join(rest))
+        raise UserError(joined(rest, " "))
     if rest:
         first = next(iter(out))
-        out[first] = " ".join([out[first], *rest])
+        out[first] = joined([out[first], *rest], " ")
     ix.ack(response_action="errors", errors=out)
 
 
@@ -242,7 +245,7 @@ def submit_entry(ix: Interaction) -> None:
     except UserError as exc:
         if not exc.field:
             raise  # not about a field: the modal tells it
-        _field_errors(ix, view, {exc.field: exc.message}, contest.id)
+        _field_errors(ix, view, {exc.field: exc.words}, contest.id)
         return
     ix.ack()  # closes the modal: what follows is told in Slack
     ix.channel_id = meta.get("c")  # a modal has no channel: answer where the command was typed

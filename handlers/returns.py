@@ -29,7 +29,7 @@ from handlers.ids import Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
 from handlers.slack_io.outbox import FALLBACK
-from handlers.slack_text import channel_link, echo
+from handlers.slack_text import channel_link, echo, said
 from handlers.subcommands import SMART_QUOTES, SUBCOMMANDS
 from services.conduct import cases
 from services.errors import UserError
@@ -99,7 +99,7 @@ def returns_command(ix: Interaction, args: str) -> None:
             view = pick_modal(form, channel_id=ix.channel_id, contest=NEW if name else None, contest_name=name,
                               note=note)
     except UserError as exc:
-        view = message_modal("Enter returns", exc.message)
+        view = message_modal("Enter returns", said(exc.words))
     except Exception:
         ix.client.views_update(view_id=opened["id"], view=message_modal(
             "Enter returns", ":warning: The form could not be loaded; recount-bot sent you the details."))
@@ -130,7 +130,7 @@ def _errors(ix: Interaction, view: dict, exc: UserError, choice_ids: dict[str, s
         if block in shown:
             errors[block] = message
     if not errors:
-        raise UserError(exc.message) from exc
+        raise UserError(exc.words) from exc
     ix.ack(response_action="errors", errors=errors)
 
 

@@ -44,7 +44,7 @@ from handlers.interaction import Interaction, new_reference
 from handlers.registry import Registry
 from handlers.slack_io.files import MAX_BYTES, FileProblem, download_file
 from handlers.slack_io.outbox import FALLBACK
-from handlers.slack_text import channel_link
+from handlers.slack_text import channel_link, said
 from rules.returns import ReturnsError
 from services.conduct import cases
 from services.errors import UserError
@@ -131,11 +131,11 @@ def _the_file(files: list, block: Block) -> tuple[dict | None, dict[str, str]]:
     if not file.get("id"):
         return None, {block.value: "Slack did not say which file this is; attach it again."}
     if kind not in FILE_TYPES and name.rpartition(".")[2].lower() not in FILE_TYPES:
-        return None, {block.value: f"{esc(name) or 'This file'} is not a results file I read: attach CSV, JSON, XML "
+        return None, {block.value: f"{name or 'This file'} is not a results file I read: attach CSV, JSON, XML "
                                    "or Excel (.xlsx, .xls)."}
     size = file.get("size")
     if isinstance(size, int) and size > MAX_BYTES:
-        return None, {block.value: f"{esc(name)} is {size / 1048576:,.1f} MB; the most I read is "
+        return None, {block.value: f"{name} is {size / 1048576:,.1f} MB; the most I read is "
                                    f"{MAX_BYTES / 1048576:,.0f} MB."}
     return file, {}
 
@@ -190,7 +190,7 @@ def _field_errors(ix: Interaction, view: dict, errors: dict[str, str]) -> None:
     shown = {b.get("block_id") for b in view.get("blocks", [])}
     on_fields = {block: message for block, message in errors.items() if block in shown}
     if not on_fields:  # a field the view does not show: say it in the modal instead
-        raise UserError(" ".join(errors.values()))  # refusals are mrkdwn, names escaped where they were made
+        raise UserError(" ".join(errors.values()))  # plain words, like every refusal: the error handler escapes them
     ix.ack(response_action="errors", errors=on_fields)
 
 
@@ -218,7 +218,7 @@ def read_and_preview(ix: Interaction, view_id: str, *, file_id: str, target: Upl
                 correction=found.correction, refusal=refusal(found) if found.problems else ""))
             view = preview_modal(found, metadata=metadata)
     except UserError as exc:
-        view = outcome_modal(f":warning: {exc.message}")
+        view = outcome_modal(f":warning: {said(exc.words)}")
     except Exception:
         reference = new_reference()
         log.exception("reading an uploaded returns file failed; reference %s", reference)
@@ -275,7 +275,7 @@ def save_file(ix: Interaction, view_id: str, remembered: PreviewState) -> None:
     try:
         download = download_file(ix.client, remembered.file_id)
         if download.sha256 != remembered.sha256:
-            raise UserError(f"{esc(name)} in Slack is not the file previewed (its content changed); attach it again "
+            raise UserError(f"{name} in Slack is not the file previewed (its content changed); attach it again "
                             "to see what it says now. Nothing was saved.")
         saved = survey_upload.save(
             ix.services, team_id=ix.team_id, actor=ix.user_id, may_correct=ix.role is Role.OFFICIAL,
@@ -292,7 +292,7 @@ def save_file(ix: Interaction, view_id: str, remembered: PreviewState) -> None:
         view = outcome_modal(f":no_entry: *{esc(name)}* cannot be saved as a survey of returns; nothing was saved."
                              f"\n{lines}{more}"[:3000])
     except UserError as exc:
-        view = outcome_modal(f":warning: {exc.message}")
+        view = outcome_modal(f":warning: {said(exc.words)}")
     except Exception:
         reference = new_reference()
         log.exception("saving an uploaded returns file failed; reference %s", reference)
@@ -333,7 +333,7 @@ def open_upload(ix: Interaction) -> None:
     try:
         view = form_view(ix, ix.channel_id)
     except UserError as exc:
-        view = message_modal("Returns from a file", exc.message)
+        view = message_modal("Returns from a file", said(exc.words))
     except Exception:
         _update(ix, opened["id"], message_modal(
             "Returns from a file", ":warning: The form could not be loaded; recount-bot sent you the details."))

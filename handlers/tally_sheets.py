@@ -37,7 +37,7 @@ from handlers.conduct_common import (
 from handlers.ids import Action, Block, View, value_of
 from handlers.interaction import Interaction
 from handlers.registry import Registry
-from handlers.slack_text import mention
+from handlers.slack_text import mention, said
 from handlers.subcommands import SUBCOMMANDS
 from handlers.tally_disagreement import announce_disagreement
 from rules.corrections import unit_label
@@ -75,7 +75,7 @@ def tally_command(ix: Interaction, args: str) -> None:
                             "up the count.")
         if not ready:
             raise UserError("Set up the count first (the card's *Set up the count*): "
-                            + ", ".join(f"case #{c.id} {esc(c.contest)}" for c in counting) + ".")
+                            + ", ".join(f"case #{c.id} {c.contest}" for c in counting) + ".")
         if len(ready) == 1:
             case_id = ready[0].id
     form = tally_forms.sheet_form(ix.services, workspace_id=workspace_id, case_id=case_id) if case_id else None
@@ -97,7 +97,7 @@ def _sheet_view_for(ix: Interaction, chosen: str | None, channel_id: str | None,
         try:
             form = tally_forms.sheet_form(ix.services, workspace_id=workspace_id, case_id=int(chosen))
         except UserError as exc:
-            note = exc.message
+            note = said(exc.words)
     return sheet_modal(cases=counting, form=form, channel_id=channel_id, note=note)
 
 

@@ -19,6 +19,7 @@ from bot.commands.common import (
     slack_id,
 )
 from bot.commands.errors import UsageError
+from bot.terminal_text import said
 
 
 def register(subparsers) -> None:
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             governing_body=args.governing_body, source_name=args.file.name, source_bytes=source,
             actor=console_actor())
     except UserError as exc:
-        raise UsageError(f"{exc.message} Nothing was imported.") from None
+        raise UsageError(f"{said(exc.words)} Nothing was imported.") from None
     finally:
         db.dispose()
     print(result.describe())

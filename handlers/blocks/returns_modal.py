@@ -43,7 +43,6 @@ from services.returns.forms import (
     NewElection,
     PickForm,
     Target,
-    who,
 )
 
 METADATA_LIMIT = 3000
@@ -202,7 +201,7 @@ def target_of(meta: dict[str, Any]) -> Target:
 def entry_modal(form: EntryForm, *, channel_id: str | None) -> dict:
     """One number input per choice, the unit when the contest has several, and for a correction its reason."""
     if len(form.choices) > MAX_CHOICES:
-        raise UserError(f"{esc(form.contest_name)} has {len(form.choices)} choices; this form holds at most "
+        raise UserError(f"{form.contest_name} has {len(form.choices)} choices; this form holds at most "
                         f"{MAX_CHOICES}. Import its returns from a file (`recount-bot import`).", field="choices")
     seats = f"{form.seats} seat{'s' if form.seats != 1 else ''}"
     new = " (new)" if form.target.contest_id is None else ""
@@ -212,7 +211,7 @@ def entry_modal(form: EntryForm, *, channel_id: str | None) -> dict:
     next_version = form.version + 1
     if form.correction:
         blocks.append(context(
-            f"Correcting survey version {form.version} (recorded by {who(form.version_by)}"
+            f"Correcting survey version {form.version} (recorded by {mention(form.version_by)}"
             f"{', ' + denver(form.version_at) if form.version_at else ''}). Your correction becomes version "
             f"{next_version} with its reason; version {form.version} stays on the record ({CITATION})."))
     else:
@@ -239,7 +238,7 @@ def entry_modal(form: EntryForm, *, channel_id: str | None) -> dict:
                   placeholder="One item per line, e.g. Batch 14 tally sheet"),
         ]
     if len(blocks) > MODAL_BLOCKS_LIMIT:
-        raise UserError(f"{esc(form.contest_name)} does not fit in one form; import its returns from a file.")
+        raise UserError(f"{form.contest_name} does not fit in one form; import its returns from a file.")
     metadata = _metadata({"c": channel_id, **_target_metadata(form.target), "u": form.unit, "ux": unit_key,
                           "v": form.version, "ids": list(form.choice_ids), "x": form.correction}, field="choices")
     title, submit = ("Correct returns", "Record correction") if form.correction else ("Enter returns", "Record")

@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import echo
 from rules.calendar import DENVER
 from rules.conflicts import CaseStep
 from rules.statute import cite
@@ -34,6 +33,7 @@ from services.office.conflicts import authorize_step
 from services.office.office_settings import OfficeSettings
 from services.public_url import public_base_url
 from services.services import Services
+from services.wording import echoed
 from storage import audit
 from storage.models import Certificate, LotDrawing, RecountCase, Workspace
 from storage.models.conduct import link_token_sha256
@@ -210,7 +210,7 @@ def record_delivery(services: Services, *, workspace_id: int, certificate_id: in
     if len(delivered_by) > NAME_LIMIT:
         raise UserError(f"At most {NAME_LIMIT} characters here.", field="delivered_by")
     if method not in DELIVERY_METHODS:
-        raise UserError(f"“{echo(method)}” is not a way of delivering this office records.", field="method")
+        raise UserError(f"“{echoed(method)}” is not a way of delivering this office records.", field="method")
     if delivered_at.tzinfo is None:
         raise ValueError("delivered_at must be timezone-aware")
     now = services.now()

@@ -24,7 +24,6 @@ from decimal import Decimal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import echo, esc
 from rules.calendar import DENVER
 from rules.completion import CompletionDecision, complete_recount
 from rules.conflicts import CaseStep
@@ -65,6 +64,7 @@ from services.office.conflicts import authorize_step
 from services.office.office_settings import OfficeSettings
 from services.returns.versions import flat_counts, write_version
 from services.services import Services
+from services.wording import echoed
 from storage import audit
 from storage.models import (
     CaseKind,
@@ -181,7 +181,7 @@ def owed_notices(case: RecountCase) -> tuple[OwedNotice, ...]:
 def notices_refusal(decision) -> str:
     """What the official reads when completing is refused for notices owed: each one, and the two ways on."""
     owed = [OwedNotice(**n) for n in decision.numbers["owed"]]
-    shown = "; ".join(esc(n.label) for n in owed[:10]) + (f"; and {len(owed) - 10} more" if len(owed) > 10 else "")
+    shown = "; ".join(n.label for n in owed[:10]) + (f"; and {len(owed) - 10} more" if len(owed) > 10 else "")
     return (f"Not completed: {len(owed)} notice{'' if len(owed) == 1 else 's'} of the recount "
             f"{'is' if len(owed) == 1 else 'are'} still owed ({NOTICES_CITATION}): {shown}. Record each on the card "
             "as it is given, or complete with your reason for completing before they are (it is recorded and "
@@ -211,7 +211,7 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
         try:
             amended = amended_contest(original, state)
         except TallyIncomplete as exc:
-            raise UserError(f"Not every unit is tallied yet: {esc(str(exc))}") from None
+            raise UserError(f"Not every unit is tallied yet: {exc}") from None
         if len(" ".join((notices_reason or "").split())) > NOTICES_REASON_LIMIT:
             raise UserError(f"At most {NOTICES_REASON_LIMIT:,} characters here.", field="notices_reason")
         notices = notices_before_completion(owed_notices(case), reason=notices_reason)
@@ -281,7 +281,7 @@ def record_results_notice(services: Services, *, workspace_id: int, case_id: int
     if len(given_by.strip()) > NAME_LIMIT:
         raise UserError(f"At most {NAME_LIMIT} characters here.", field="given_by")
     if method not in RESULTS_NOTICE_METHODS:
-        raise UserError(f"“{echo(method)}” is not a way of giving notice this office records.", field="method")
+        raise UserError(f"“{echoed(method)}” is not a way of giving notice this office records.", field="method")
     if given_at.tzinfo is None:
         raise ValueError("given_at must be timezone-aware")
     if given_at > services.now() + dt.timedelta(minutes=5):
@@ -334,7 +334,7 @@ def record_balance_collected(services: Services, *, workspace_id: int, case_id: 
     money in (BALANCE_COLLECTED) and, paid from it, the rest of the actual cost (EXPENSE); rules.ledger checks
     both. A payment larger than what is still due is refused: nothing is collected beyond the actual cost."""
     if method not in PAYMENT_METHODS:
-        raise UserError(f"“{echo(method)}” is not a payment method this office records.", field="method")
+        raise UserError(f"“{echoed(method)}” is not a payment method this office records.", field="method")
     reference, received_by = reference.strip(), received_by.strip()
     if not reference:
         raise UserError("Give the receipt, check or transaction number.", field="reference")
@@ -359,7 +359,7 @@ def record_balance_collected(services: Services, *, workspace_id: int, case_id: 
                             "(C.R.S. 1-13.5-1306(2)(c)).")
         view = completion_view_of(session, case)
         if view.balance_due == ZERO:
-            raise UserError(f"No balance is due for this recount: {esc(case.settlement.get('reason', ''))}")
+            raise UserError(f"No balance is due for this recount: {case.settlement.get('reason', '')}")
         outstanding = view.balance_outstanding
         if outstanding == ZERO:
             raise UserError(f"The balance of {format_money(view.balance_due)} was already collected in full; "
@@ -370,7 +370,7 @@ def record_balance_collected(services: Services, *, workspace_id: int, case_id: 
         rows = session.scalars(select(LedgerRow).where(LedgerRow.case_id == case.id))
         if any(r.kind in (EntryKind.PAYMENT.value, EntryKind.BALANCE_COLLECTED.value)
                and (r.details or {}).get("reference") == reference for r in rows):
-            raise UserError(f"A payment with reference {esc(reference)} is already recorded for this recount.",
+            raise UserError(f"A payment with reference {reference} is already recorded for this recount.",
                             field="reference")
         ledger = ledger_of(session, case.id)
         actual_cost = money(case.settlement["actual_cost"], field="actual cost")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from handlers.slack_text import echo, esc
 from rules.conflicts import CaseStep
 from rules.lot import CandidateNotice, LotInvalid, LotMethod, TieForLot, decide_lot, tie_to_draw
 from rules.serialize import to_jsonable
@@ -23,6 +22,7 @@ from services.documents.certificate import check_names
 from services.errors import NotFound, UserError
 from services.office.conflicts import authorize_step
 from services.services import Services
+from services.wording import echoed
 from storage import audit
 from storage.models import Certificate, LotDrawing, RecountCase
 
@@ -70,13 +70,13 @@ def record_lot(services: Services, *, workspace_id: int, case_id: int, data: Lot
                       limit=TEXT_LIMIT)
     details = _text(data.method_details, field_name="method_details", what="how", limit=TEXT_LIMIT, required=False)
     if data.method not in {m.value for m in LotMethod}:
-        raise UserError(f"“{echo(data.method)}” is not a method of drawing lots this office records.", field="method")
+        raise UserError(f"“{echoed(data.method)}” is not a method of drawing lots this office records.", field="method")
     if data.method == LotMethod.OTHER.value and not details:
         raise UserError("Describe how the lot was drawn.", field="method_details")
     methods = {m.value for m in NoticeMethod}
     for notice in data.notices:
         if notice.method not in methods:
-            raise UserError(f"“{echo(notice.method)}” is not a way of giving notice this office records.",
+            raise UserError(f"“{echoed(notice.method)}” is not a way of giving notice this office records.",
                             field="notices")
     now = services.now()
     if data.drawn_at.tzinfo is None or any(n.given_at.tzinfo is None for n in data.notices):
@@ -101,7 +101,7 @@ def record_lot(services: Services, *, workspace_id: int, case_id: int, data: Lot
         try:
             decision = decide_lot(tie, winners=data.winners, notices=data.notices, drawn_at=data.drawn_at)
         except LotInvalid as exc:
-            raise UserError(esc(exc.message), field=exc.field) from None
+            raise UserError(exc.message, field=exc.field) from None
         government = case.contest.election.local_government
         for name in decision.winners:  # no certificate without the whole name, before anything is written
             check_names(candidate=name, office=case.contest.name, election=case.contest.election.name,

@@ -22,7 +22,6 @@ from decimal import Decimal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import echo
 from rules.assistants import Assistant, AssistantFinding, Capacity, review_assistants
 from rules.money import format_money, money
 from rules.statute import cite
@@ -30,6 +29,7 @@ from services.conduct.money import within_limit
 from services.conduct.tally import case_for_update
 from services.errors import UserError
 from services.services import Services
+from services.wording import echoed
 from storage import audit
 from storage.models import AssistantRow, Election, RecountCase
 
@@ -146,7 +146,7 @@ def clean_preparers(names: list[str]) -> list[str]:
         if not cleaned or name_key(cleaned) in seen:
             continue
         if len(cleaned) > NAME_LIMIT:
-            raise UserError(f"A name is at most {NAME_LIMIT} characters: “{echo(cleaned, 40)}”.",
+            raise UserError(f"A name is at most {NAME_LIMIT} characters: “{echoed(cleaned, 40)}”.",
                                 field="preparers")
         seen.add(name_key(cleaned))
         out.append(cleaned)

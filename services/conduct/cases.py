@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import echo
 from rules.conflicts import Conflicted
 from rules.decision import Decision
 from rules.duties import Duty
@@ -21,6 +20,7 @@ from services.errors import NotFound, UserError
 from services.observers.links import LinkLine, links_of
 from services.office.conflicts import case_conflicts
 from services.services import Services
+from services.wording import echoed
 from storage import audit
 from storage.models import CaseDeadline, CaseKind, Notice, RecountCase, RecountRequestRow
 
@@ -242,7 +242,7 @@ def record_notice(services: Services, *, workspace_id: int, notice_id: int, give
     try:
         method_value = NoticeMethod(method).value
     except ValueError:
-        raise UserError(f"“{echo(method)}” is not a way of giving notice this office records.",
+        raise UserError(f"“{echoed(method)}” is not a way of giving notice this office records.",
                         field="method") from None
     if given_at.tzinfo is None:
         raise ValueError("given_at must be timezone-aware")

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import esc
 from rules.tally import FIRST, SECOND, CountMethod, TallySheet, accept_sheets
 from services.conduct.tally import as_sheet, election_sheets, original_contest, standing_sheets, survey_units
 from services.errors import NotFound, UserError
@@ -147,17 +146,16 @@ def sheet_form(services: Services, *, workspace_id: int, case_id: int) -> SheetF
         if case is None or case.workspace_id != workspace_id:
             raise NotFound(f"There is no recount case #{case_id} in this office.", field="case")
         if case.completed_at is not None:
-            raise UserError(f"The recount of {esc(case.contest.name)} (case #{case.id}) is complete; no more tally "
+            raise UserError(f"The recount of {case.contest.name} (case #{case.id}) is complete; no more tally "
                             "sheets can be entered.", field="case")
         if case.counting_started_at is None:
-            raise UserError(f"Counting has not started for {esc(case.contest.name)} (case #{case.id}); start it "
+            raise UserError(f"Counting has not started for {case.contest.name} (case #{case.id}); start it "
                             "from "
                             "the case card first.", field="case")
         summary = tally_summary(session, case)
         if summary is None:
-            raise UserError(f"Set up the count of {esc(case.contest.name)} (case #{case.id}) first: how it is "
-                            "counted "
-                            "and the units expected (the card's *Set up the count*).", field="case")
+            raise UserError(f"Set up the count of {case.contest.name} (case #{case.id}) first: how it is counted "
+                            "and the units expected (the card's “Set up the count”).", field="case")
         return SheetForm(case.id, case.contest.name, summary, fingerprint(summary.units))
 
 

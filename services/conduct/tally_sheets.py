@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from handlers.slack_text import echo, esc
 from rules.corrections import unit_label
 from rules.tally import FIRST, SECOND, SheetProblem, TallySheet, TallyState, accept_sheets, validate_sheet
 from services.conduct.tally import (
@@ -21,6 +20,7 @@ from services.conduct.tally import (
 )
 from services.errors import NotFound, UserError
 from services.services import Services
+from services.wording import echoed
 from storage import audit
 from storage.models import TallySheetRow
 
@@ -46,7 +46,7 @@ class SheetEntered:
 
 def _refused(problems: list[SheetProblem]) -> SheetRefused:
     first = problems[0]
-    return SheetRefused("; ".join(f"{esc(p.field)}: {esc(p.message)}" for p in problems)
+    return SheetRefused("; ".join(f"{p.field}: {p.message}" for p in problems)
                         + (f" ({first.citation})" if first.citation else ""), field=first.field,
                         problems=tuple(problems))
 
@@ -61,7 +61,7 @@ def _decide_entry(rows: list[TallySheetRow], *, sheet_id: str, unit: str, counts
             return row
     if mine:
         row = mine[0]
-        raise UserError(f"You already entered sheet {esc(sheet_id)} (entry {row.entry}, {esc(unit_label(row.unit))}). "
+        raise UserError(f"You already entered sheet {sheet_id} (entry {row.entry}, {unit_label(row.unit)}). "
                         "The "
                         "second entry of a sheet is made by someone else; to correct yours, withdraw it, then "
                         "enter the sheet again.", field="sheet_id")
@@ -70,7 +70,7 @@ def _decide_entry(rows: list[TallySheetRow], *, sheet_id: str, unit: str, counts
         return FIRST
     if SECOND not in taken:
         return SECOND
-    raise UserError(f"Sheet {esc(sheet_id)} already has both its entries. If one of them is wrong, withdraw it, then "
+    raise UserError(f"Sheet {sheet_id} already has both its entries. If one of them is wrong, withdraw it, then "
                     "enter the sheet again.", field="sheet_id")
 
 
@@ -145,7 +145,7 @@ def withdraw_sheet(services: Services, *, workspace_id: int, case_id: int, sheet
         rows = [r for r in standing_sheets(session, case.id) if r.sheet_id == sheet_id.strip()
                 and (entered_by is None or r.entered_by == entered_by)]
         if not rows:
-            raise NotFound(f"No sheet {echo(sheet_id)} is entered for this recount"
+            raise NotFound(f"No sheet {echoed(sheet_id)} is entered for this recount"
                            f"{' by that person' if entered_by else ''}.", field="sheet_id")
         now = services.now()
         for row in rows:

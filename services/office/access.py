@@ -9,11 +9,11 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import mention
 from rules.statute import LEGAL_HOLIDAYS_CITATION
 from services.errors import Denied, UserError
 from services.office.office_settings import OfficeSettings
 from services.services import Services
+from services.wording import Person, words
 from storage import audit
 from storage.models import Membership, Role, Workspace
 
@@ -196,11 +196,12 @@ def set_approver(services: Services, *, team_id: str, actor: str, actor_role: Ro
             Membership.workspace_id == workspace.id, Membership.slack_user_id == user_id))
         role = Role(membership.role) if membership else None
         if role is Role.OFFICIAL:
-            raise UserError(f"{mention(user_id)} is a designated election official and may always decide recount "
-                            "requests; nothing to delegate.", field="user")
+            raise UserError(words(Person(user_id), " is a designated election official and may always decide "
+                                  "recount requests; nothing to delegate."), field="user")
         if on and (role is None or not role.allows(Role.STAFF)):
-            raise UserError(f"{mention(user_id)} has {role.value if role else 'no role'}; an approver needs at least "
-                            f"the staff role (`/recount admin role {mention(user_id)} staff`).", field="user")
+            raise UserError(words(Person(user_id), f" has {role.value if role else 'no role'}; an approver needs at "
+                                  "least the staff role (`/recount admin role ", Person(user_id), " staff`)."),
+                            field="user")
         before = bool(membership.can_approve) if membership else False
         if membership is None or before == on:
             return before, before

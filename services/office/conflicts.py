@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import echo, esc, mention
 from rules.conflicts import CaseStep, Conflicted, StepCheck, check_step, conflicts_in
 from services.errors import Denied, UserError
 from services.office.access import ensure_workspace
 from services.services import Services
+from services.wording import Message, echoed, either_of, words
 from storage import audit
 from storage.models import (
     CandidateUser,
@@ -26,8 +26,6 @@ from storage.models import (
     RecountRequestRow,
     Role,
 )
-
-NAMED = 5
 
 
 def candidates_of(session: Session, contest_id: int) -> dict[str, str]:
@@ -62,15 +60,12 @@ def step_check(session: Session, case: RecountCase, actor: str) -> StepCheck:
                       candidates=candidates_of(session, case.contest_id), requester=requester_of(session, case))
 
 
-def instead(others: tuple[str, ...], *, what: str = "do it") -> str:
+def instead(others: tuple[str, ...], *, what: str = "do it") -> Message:
+    """Who may do a step a conflicted person may not: the other officials, named."""
     if not others:
         return (f"No other official in this office may {what} yet: make another person an official with "
                 "`/recount admin role @person official`.")
-    names = [mention(person) for person in others[:NAMED]]
-    more = len(others) - len(names)
-    listed = (f"{', '.join(names)} and {more} more" if more else
-              f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0])
-    return f"{listed} may {what} instead."
+    return words(either_of(others), f" may {what} instead.")
 
 
 def authorize_step(session: Session, case: RecountCase, actor: str, step: CaseStep) -> None:
@@ -78,8 +73,8 @@ def authorize_step(session: Session, case: RecountCase, actor: str, step: CaseSt
     check = step_check(session, case, actor)
     if check.allowed:
         return
-    raise Denied(f"You are {esc(check.conflict.describe())}: you may not {step.value} {esc(case.contest.name)}; "
-                 f"another official must (conflict of interest). {instead(check.others)}")
+    raise Denied(words(f"You are {check.conflict.describe()}: you may not {step.value} {case.contest.name}; "
+                       "another official must (conflict of interest). ", instead(check.others)))
 
 
 def check_case_step(services: Services, *, workspace_id: int, case_id: int, actor: str, step: CaseStep) -> None:
@@ -121,14 +116,14 @@ def record_candidate(services: Services, *, team_id: str, actor: str, actor_role
         workspace = ensure_workspace(session, team_id)
         found = _choices_named(session, workspace.id, choice, contest)
         if not found:
-            where = f" in a contest named “{echo(contest)}”" if contest else ""
-            raise UserError(f"No candidate “{echo(choice)}”{where} in this office's elections: give the name as "
+            where = f" in a contest named “{echoed(contest)}”" if contest else ""
+            raise UserError(f"No candidate “{echoed(choice)}”{where} in this office's elections: give the name as "
                             "on the survey of returns.", field="choice")
         contests = {c.contest_id for c in found}
         if len(contests) > 1:
-            names = ", ".join(f"“{esc(session.get(Contest, c).name)}”" for c in sorted(contests))
-            raise UserError(f"“{echo(choice)}” is a candidate in several contests ({names}): add the contest, like "
-                            f"`/recount admin candidate @person \"{esc(choice)}\" \"contest\"`.", field="contest")
+            names = ", ".join(f"“{session.get(Contest, c).name}”" for c in sorted(contests))
+            raise UserError(f"“{echoed(choice)}” is a candidate in several contests ({names}): add the contest, like "
+                            f"`/recount admin candidate @person \"{echoed(choice)}\" \"contest\"`.", field="contest")
         row = found[0]
         contest_row = session.get(Contest, row.contest_id)
         existing = session.scalar(select(CandidateUser).where(CandidateUser.contest_id == row.contest_id,

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import esc, mention
 from rules.calendar import DENVER
 from rules.deadlines import contest_filing_deadline, requested_recount_deadline
 from rules.requests import ONE_OFFICE_ONE_PERSON
@@ -24,6 +23,7 @@ from services.requests import deciders as request_deciders
 from services.requests.views import RequestView, as_view
 from services.returns.checking import notices_owed  # the (1) list, which (2)(b)(I) incorporates
 from services.services import Services
+from services.wording import Person, words
 from storage import audit
 from storage.models import CaseDeadline, CaseKind, Notice, RecountCase, RecountRequestRow, RequestStatus
 from storage.repositories import latest_version
@@ -43,8 +43,8 @@ def may_decide(session: Session, workspace_id: int, user_id: str) -> bool:
 
 def _already_decided(row: RecountRequestRow) -> AlreadyDecided:
     when = row.decided_at.astimezone(DENVER).strftime("%a %Y-%m-%d %H:%M %Z") if row.decided_at else "earlier"
-    return AlreadyDecided(f"This request was already {row.status} by {mention(row.decided_by)} ({when}); your "
-                          "decision was not recorded.")
+    return AlreadyDecided(words(f"This request was already {row.status} by ", Person(row.decided_by),
+                                f" ({when}); your decision was not recorded."))
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def _open_requested_case(session: Session, row: RecountRequestRow, settings: Off
     contest = row.contest
     election = contest.election
     if session.scalar(select(RecountCase.id).where(RecountCase.contest_id == contest.id)) is not None:
-        raise UserError(f"A recount of {esc(contest.name)} already exists; this request cannot open a second.")
+        raise UserError(f"A recount of {contest.name} already exists; this request cannot open a second.")
     case = RecountCase(workspace_id=row.workspace_id, contest_id=contest.id, kind=CaseKind.REQUESTED.value,
                        opened_at=now, opened_by=actor, survey_version_id=latest_version(session, election.id).id,
                        multi_seat_rule=settings.multi_seat_rule.value, verdict=dict(row.evaluation))

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import esc
 from rules.requests import PartyKind, RecountRequest, RequestOutcome, evaluate_request, party_kind_of
 from rules.serialize import to_jsonable
 from services.errors import NotFound, UserError
@@ -93,7 +92,7 @@ def refusal_errors(refused: RequestRefused) -> dict[str, str]:
     errors = {refused.field: refused.message}
     for problem in refused.decision.get("numbers", {}).get("problems", [])[1:]:
         field = _problem_field(problem["outcome"], problem.get("problem", ""))
-        text = esc(problem.get("problem", ""))
+        text = problem.get("problem", "")
         text = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
         errors[field] = f"{errors[field]} {text}" if field in errors else text
     return errors
@@ -128,7 +127,7 @@ def submit_request(services: Services, *, team_id: str, actor: str, settings: Of
         version = latest_version(session, election.id)
         found = rules_contests(session, version, [stored.id]) if version else []
         if not found:
-            raise UserError(f"{esc(stored.name)} has no returns yet; a recount needs a survey of returns.",
+            raise UserError(f"{stored.name} has no returns yet; a recount needs a survey of returns.",
                             field="contest")
         contest = found[0][1]
         decision = evaluate_request(
@@ -139,10 +138,10 @@ def submit_request(services: Services, *, team_id: str, actor: str, settings: Of
             calendar=settings.calendar)
         evaluation = to_jsonable(decision)
         if decision.outcome != RequestOutcome.ACCEPTED.value:
-            raise RequestRefused(esc(decision.reason), field=_field_for(evaluation), decision=evaluation)
+            raise RequestRefused(decision.reason, field=_field_for(evaluation), decision=evaluation)
         existing = session.scalar(select(RecountCase).where(RecountCase.contest_id == stored.id))
         if existing is not None:
-            raise UserError(f"A recount of {esc(stored.name)} is already under way (case #{existing.id}).",
+            raise UserError(f"A recount of {stored.name} is already under way (case #{existing.id}).",
                             field="contest")
         row = RecountRequestRow(
             workspace_id=workspace.id, contest_id=stored.id, requester_name=data.requester_name.strip(),

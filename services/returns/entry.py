@@ -24,7 +24,6 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import esc
 from rules.contest import WHOLE_CONTEST, ContestKind
 from rules.contest import Contest as RulesContest
 from rules.corrections import CITATION as CORRECTION_CITATION
@@ -40,7 +39,6 @@ from services.returns.forms import (
     Target,
     choice_field,
     contest_counts,
-    who,
 )
 from services.returns.versions import (
     CountKey,
@@ -52,6 +50,7 @@ from services.returns.versions import (
     write_version,
 )
 from services.services import Services
+from services.wording import Person, words
 from storage import audit
 from storage.models import Contest, Election, LocalGovernment, RecountCase, SurveyVersion
 from storage.repositories import choices_of, contests_of, latest_version
@@ -98,12 +97,12 @@ def parse_counts(raw: Sequence[str | int | None], choices: Sequence[str]) -> lis
         if isinstance(value, int) and not isinstance(value, bool):
             votes, problem = value, ("This count must not be negative." if value < 0 else None)
         elif value is None or not str(value).strip():
-            votes, problem = 0, f"Enter the votes for {esc(choice)} (0 if none)."
+            votes, problem = 0, f"Enter the votes for {choice} (0 if none)."
         else:
             try:
                 votes, problem = parse_count(str(value))[0], None
             except CountError as exc:
-                votes, problem = 0, f"This count {esc(str(exc))}."
+                votes, problem = 0, f"This count {exc}."
         if problem:
             errors[choice_field(index)] = problem
         out.append(votes)
@@ -113,8 +112,8 @@ def parse_counts(raw: Sequence[str | int | None], choices: Sequence[str]) -> lis
 
 
 def stale(version: SurveyVersion) -> UserError:
-    return UserError(f"The returns changed since you opened this form (version {version.number} by "
-                     f"{who(version.created_by)}); reopen it with `/recount returns` to see them.")
+    return UserError(words(f"The returns changed since you opened this form (version {version.number} by ",
+                           Person(version.created_by), "); reopen it with `/recount returns` to see them."))
 
 
 def record_entry(services: Services, *, team_id: str, actor: str, entry: Entry,
@@ -161,7 +160,7 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
             LocalGovernment.workspace_id == workspace.id, Election.election_date == new.election_date,
             func.lower(Election.name) == new.name.lower()))
         if same is not None:
-            raise UserError(f"{esc(same.name)} on {new.election_date.isoformat()} was created since you opened this "
+            raise UserError(f"{same.name} on {new.election_date.isoformat()} was created since you opened this "
                             "form; reopen it with `/recount returns` and choose it.")
         government = find_or_create_government(session, workspace.id, new.local_government, new.governing_body,
                                                actor)
@@ -176,7 +175,7 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
             raise UserError("That contest is not in this election any more; reopen the form.")
         stored = choices_of(session, [contest.id])[contest.id]
         if tuple(c.id for c in stored) != tuple(entry.choice_ids):
-            raise UserError(f"The choices of {esc(contest.name)} changed since you opened this form; reopen it.")
+            raise UserError(f"The choices of {contest.name} changed since you opened this form; reopen it.")
         choices = tuple(c.name for c in stored)
         choice_ids = dict(zip(choices, entry.choice_ids))
         rules_kind = ContestKind(contest.kind)
@@ -185,7 +184,7 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
         clash = next((c for c in contests_of(session, election.id)
                       if c.name.casefold() == new_contest.name.casefold()), None)
         if clash is not None:
-            raise UserError(f"{esc(clash.name)} was created in {esc(election.name)} since you opened this form; "
+            raise UserError(f"{clash.name} was created in {election.name} since you opened this form; "
                             "reopen it "
                             "with `/recount returns` and choose it.")
         contest, choice_ids = None, {}

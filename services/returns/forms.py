@@ -10,7 +10,6 @@ from typing import Mapping
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import echo, esc, mention
 from rules.contest import WHOLE_CONTEST, ContestKind
 from rules.corrections import one_line
 from rules.returns.numbers import CountError, parse_count
@@ -21,6 +20,7 @@ from services.returns.versions import (
     require_election,
 )
 from services.services import Services
+from services.wording import echoed
 from storage.models import Contest, Election, LocalGovernment, SurveyVersion
 from storage.repositories import (
     choices_of,
@@ -38,7 +38,6 @@ REASON_LIMIT = 1000
 MAX_CHOICES = 90  # one number input each, within a modal's 100 blocks
 NEW = "new"
 KIND_LABEL = {ContestKind.CANDIDATE.value: "candidate race", ContestKind.QUESTION.value: "ballot issue or question"}
-SLACK_USER = re.compile(r"^[UW][A-Z0-9]{2,}$")
 
 
 class FormErrors(UserError):
@@ -52,13 +51,6 @@ class FormErrors(UserError):
 
 def choice_field(index: int) -> str:
     return f"choice:{index}"
-
-
-def who(actor: str | None) -> str:
-    """A Slack user as a mention; anyone else (the CLI's user name) as written."""
-    if not actor:
-        return "someone"
-    return mention(actor) if SLACK_USER.match(actor) else esc(actor)
 
 
 def _unit_sort_key(unit: str) -> tuple:
@@ -149,7 +141,7 @@ def _seats(raw: str | None, errors: dict[str, str]) -> int:
     try:
         seats, _ = parse_count(str(raw or ""))
     except CountError as exc:
-        errors["seats"] = f"The number of seats {esc(str(exc))}."
+        errors["seats"] = f"The number of seats {exc}."
         return 1
     if seats < 1:
         errors["seats"] = "A contest fills at least 1 seat."
@@ -164,10 +156,10 @@ def _choices(raw: str | None, errors: dict[str, str]) -> tuple[str, ...]:
     seen: dict[str, str] = {}
     for name in names:
         if len(name) > NAME_LIMIT:
-            errors["choices"] = f"“{echo(name, 40)}” is longer than {NAME_LIMIT} characters."
+            errors["choices"] = f"“{echoed(name, 40)}” is longer than {NAME_LIMIT} characters."
             return ()
         if name.casefold() in seen:
-            errors["choices"] = f"“{echo(name)}” is listed twice; each choice once, one per line."
+            errors["choices"] = f"“{echoed(name)}” is listed twice; each choice once, one per line."
             return ()
         seen[name.casefold()] = name
     if not names:
@@ -203,7 +195,7 @@ def resolve_target(
                 date = dt.date.fromisoformat(election_date or "")
             except ValueError:
                 errors["election_date"] = "Choose the election day." if not election_date else \
-                    f"“{echo(election_date)}” is not a date."
+                    f"“{echoed(election_date)}” is not a date."
             if date is not None and date > today:
                 errors["election_date"] = "That day has not come yet; returns are entered after the election."
             government = _name(local_government, "local_government", "local government's name", errors)
@@ -212,7 +204,7 @@ def resolve_target(
                 clash = next((e for e in known.values()
                               if e.name.casefold() == name.casefold() and e.election_date == date), None)
                 if clash is not None:
-                    errors["election_name"] = (f"{esc(clash.name)} on {date.isoformat()} already exists; choose "
+                    errors["election_name"] = (f"{clash.name} on {date.isoformat()} already exists; choose "
                                                "it in the list of elections.")
             if date is not None:
                 new_election = NewElection(name, date, government, body)
@@ -236,14 +228,14 @@ def resolve_target(
                     clash = next((c for c in contests_of(session, stored_election.id)
                                   if c.name.casefold() == name.casefold()), None)
                     if clash is not None:
-                        errors["contest_name"] = f"{esc(clash.name)} is already a contest of " \
-                                                 f"{esc(stored_election.name)}; " \
+                        errors["contest_name"] = f"{clash.name} is already a contest of " \
+                                                 f"{stored_election.name}; " \
                                                  "choose it in the list of contests."
                 new_contest = NewContest(name, kind or "", count, names)
         elif stored_election is not None:
             stored_contest = session.get(Contest, int(contest)) if contest.isdigit() else None
             if stored_contest is None or stored_contest.election_id != stored_election.id:
-                errors["contest"] = f"Choose a contest of {esc(stored_election.name)}."
+                errors["contest"] = f"Choose a contest of {stored_election.name}."
         if errors:
             raise FormErrors(errors)
         return Target(election_id=stored_election.id if stored_election else None, new_election=new_election,
@@ -281,7 +273,7 @@ class EntryForm:
 
 
 def _too_many_choices(name: str, count: int) -> UserError:
-    return UserError(f"{esc(name)} has {count} choices; this form holds at most {MAX_CHOICES}. Import its returns "
+    return UserError(f"{name} has {count} choices; this form holds at most {MAX_CHOICES}. Import its returns "
                      "from a file instead (`recount-bot import`).", field="contest")
 
 

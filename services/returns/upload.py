@@ -25,7 +25,6 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import echo, esc
 from rules.contest import Returns
 from rules.corrections import CITATION as CORRECTION_CITATION
 from rules.corrections import one_line
@@ -37,6 +36,7 @@ from services.office.access import ensure_workspace
 from services.returns.forms import NAME_LIMIT, NEW, FormErrors, NewElection
 from services.returns.versions import ImportResult, import_returns, require_election, rules_contests
 from services.services import Services
+from services.wording import Person, echoed, words
 from storage.models import Contest, Election, LocalGovernment, RecountCase, SurveyVersion
 from storage.repositories import elections_of, latest_version
 
@@ -92,7 +92,7 @@ def parse_reading(kind: str | None, seats: str | None) -> Reading:
             continue
         name, sep, number = line.rpartition("=")
         if not sep or not name.strip() or not number.strip().isdigit() or int(number) < 1:
-            errors["seats"] = (f"“{echo(line, 60)}” is not CONTEST=N: one contest per line, its name as in the file, "
+            errors["seats"] = (f"“{echoed(line, 60)}” is not CONTEST=N: one contest per line, its name as in the file, "
                                "= and the number of seats (at least 1).")
             break
         parsed[name.strip()] = int(number)
@@ -122,7 +122,7 @@ def resolve_target(services: Services, *, team_id: str, election: str | None, el
         try:
             date = dt.date.fromisoformat(election_date or "")
         except ValueError:
-            errors["election_date"] = f"“{echo(election_date)}” is not a date." if election_date else \
+            errors["election_date"] = f"“{echoed(election_date)}” is not a date." if election_date else \
                 "Choose the election day."
         if date is not None and date > services.today():
             errors["election_date"] = "That day has not come yet; returns are entered after the election."
@@ -132,7 +132,7 @@ def resolve_target(services: Services, *, team_id: str, election: str | None, el
             clash = next((e for e in known.values()
                           if e.name.casefold() == name.casefold() and e.election_date == date), None)
             if clash is not None:
-                errors["election_name"] = (f"{esc(clash.name)} on {date.isoformat()} already exists; choose it in "
+                errors["election_name"] = (f"{clash.name} on {date.isoformat()} already exists; choose it in "
                                            "the list of elections.")
         if errors:
             raise FormErrors(errors)
@@ -253,9 +253,9 @@ class Saved:
 
 
 def stale(version: SurveyVersion) -> UserError:
-    return UserError(f"Survey version {version.number} was recorded since this preview (by "
-                     f"{esc(version.created_by)}); "
-                     "attach the file again to see it against the latest returns. Nothing was saved.")
+    return UserError(words(f"Survey version {version.number} was recorded since this preview (by ",
+                           Person(version.created_by), "); attach the file again to see it against the latest "
+                           "returns. Nothing was saved."))
 
 
 def check_before_saving(services: Services, *, team_id: str, target: UploadTarget, based_on: int,
@@ -326,7 +326,7 @@ def _save(session: Session, services: Services, *, team_id: str, actor: str, may
                                                                                     recorded[c.name])]
     if changed and not may_correct:
         raise UserError(f"This file changes returns already recorded in version {number} "
-                        f"({', '.join(esc(c) for c in changed)}): "
+                        f"({', '.join(changed)}): "
                         f"a correction of the survey of returns, which only a designated election official may make "
                         f"({CORRECTION_CITATION}). Ask one to save it. Nothing was saved.")
     if election is not None:

@@ -146,3 +146,19 @@ def test_a_real_file_imports_with_what_was_set_aside_and_the_readings_said(datab
     assert said.returncode == 0, said.stderr
     assert "Reading: party primary: as you said (--election-kind)" in said.stdout
     assert count(db, SurveyVersion) == 2
+
+
+def test_a_refusal_names_what_was_typed_with_its_terminal_escapes_shown_not_obeyed(database) -> None:
+    # Two local governments whose names carry what a terminal obeys (a title-setting escape, a right-to-left
+    # override) and what Slack would read (`<!channel> &`): the refusal that lists them reaches the terminal
+    # as the plain words the use case said, escapes visible, nothing of Slack's escaping.
+    url, _ = database
+    names = ("Pine \x1b]0;owned\x07 <!channel> & Co", "Aspen \u202eseY\u202c District")
+    for name in names:
+        result = run_import(url, EXAMPLE, "--team", "T0OFFICE1", "--local-government", name)
+        assert result.returncode == 0, result.stderr
+    stderr = assert_refused(run_import(url, EXAMPLE, "--team", "T0OFFICE1"), 2,
+                            "recount-bot import: This office serves several local governments; name one with "
+                            "--local-government", "Pine \\x1b]0;owned\\x07 <!channel> & Co",
+                            "Aspen \\u202eseY\\u202c District", "Nothing was imported.")
+    assert "\x1b" not in stderr and "\x07" not in stderr and "\u202e" not in stderr and "&lt;" not in stderr
