@@ -18,7 +18,6 @@ import logging
 from slack_sdk.errors import SlackApiError
 
 from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, context, esc, message_modal
-from handlers.blocks.returns_modal import metadata_of
 from handlers.blocks.upload_form import (
     Failed,
     FormValues,
@@ -39,12 +38,13 @@ from handlers.blocks.upload_preview import (
     saved_modal,
 )
 from handlers.cards import post_in_thread, queue_call
-from handlers.ids import Action, Block, View, value_of
-from handlers.interaction import Interaction, new_reference
+from handlers.ids import Action, Block, View
+from handlers.interaction import Interaction, errors_on_fields, new_reference
 from handlers.registry import Registry
 from handlers.slack_io.files import MAX_BYTES, FileProblem, download_file
 from handlers.slack_io.outbox import FALLBACK
 from handlers.slack_text import channel_link, said
+from handlers.view_state import metadata_of, selected, shown_blocks, typed, value_of
 from rules.returns import ReturnsError
 from services.conduct import cases
 from services.errors import UserError
@@ -90,7 +90,7 @@ def open_from_step_one(ix: Interaction) -> None:
 
 def election_changed(ix: Interaction) -> None:
     view = ix.body["view"]
-    chosen = (value_of(view.get("state", {}), Block.RETURNS_UPLOAD_ELECTION).get("selected_option") or {}).get("value")
+    chosen = selected(view.get("state", {}), Block.RETURNS_UPLOAD_ELECTION)
     _update(ix, view["id"], form_view(ix, metadata_of(view).get("c"), FormValues(election=chosen)), view.get("hash"))
 
 
@@ -140,26 +140,18 @@ def _the_file(files: list, block: Block) -> tuple[dict | None, dict[str, str]]:
     return file, {}
 
 
-def _text(state: dict, block: Block) -> str | None:
-    return value_of(state, block).get("value")
-
-
-def _selected(state: dict, block: Block) -> str | None:
-    return (value_of(state, block).get("selected_option") or {}).get("value")
-
-
 def submit_form(ix: Interaction) -> None:
     view = ix.body["view"]
     state, channel = view.get("state", {}), metadata_of(view).get("c")
-    shown = {b.get("block_id") for b in view.get("blocks", [])}
-    election = _selected(state, Block.RETURNS_UPLOAD_ELECTION) if Block.RETURNS_UPLOAD_ELECTION.value in shown \
+    shown = shown_blocks(view)
+    election = selected(state, Block.RETURNS_UPLOAD_ELECTION) if Block.RETURNS_UPLOAD_ELECTION.value in shown \
         else NEW
     values = FormValues(
-        election=election, election_name=_text(state, Block.RETURNS_NEW_ELECTION_NAME),
+        election=election, election_name=typed(state, Block.RETURNS_NEW_ELECTION_NAME),
         election_date=value_of(state, Block.RETURNS_NEW_ELECTION_DATE).get("selected_date"),
-        local_government=_text(state, Block.RETURNS_LOCAL_GOVERNMENT),
-        governing_body=_text(state, Block.RETURNS_GOVERNING_BODY),
-        election_kind=_selected(state, Block.RETURNS_UPLOAD_KIND), seats=_text(state, Block.RETURNS_UPLOAD_SEATS))
+        local_government=typed(state, Block.RETURNS_LOCAL_GOVERNMENT),
+        governing_body=typed(state, Block.RETURNS_GOVERNING_BODY),
+        election_kind=selected(state, Block.RETURNS_UPLOAD_KIND), seats=typed(state, Block.RETURNS_UPLOAD_SEATS))
     if election == NEW and Block.RETURNS_NEW_ELECTION_NAME.value not in shown:
         # "New election…" was chosen but the form's redraw was lost: show its fields now instead of guessing.
         ix.ack(response_action="update", view=form_view(ix, channel, values))
@@ -178,20 +170,12 @@ def submit_form(ix: Interaction) -> None:
     except FormErrors as exc:
         errors.update({FIELD_BLOCKS[k].value: v for k, v in exc.errors.items()})
     if errors:
-        _field_errors(ix, view, errors)
+        errors_on_fields(ix, errors.items())
         return
     name = str(file.get("name") or "the file")
     ix.ack(response_action="update", view=reading_modal(name))
     ix.later(lambda: read_and_preview(ix, view["id"], file_id=str(file["id"]), target=target, reading=reading,
                                       channel_id=channel, values=values))
-
-
-def _field_errors(ix: Interaction, view: dict, errors: dict[str, str]) -> None:
-    shown = {b.get("block_id") for b in view.get("blocks", [])}
-    on_fields = {block: message for block, message in errors.items() if block in shown}
-    if not on_fields:  # a field the view does not show: say it in the modal instead
-        raise UserError(" ".join(errors.values()))  # plain words, like every refusal: the error handler escapes them
-    ix.ack(response_action="errors", errors=on_fields)
 
 
 def read_and_preview(ix: Interaction, view_id: str, *, file_id: str, target: UploadTarget, reading: Reading,

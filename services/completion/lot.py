@@ -22,6 +22,7 @@ from services.documents.certificate import check_names
 from services.errors import NotFound, UserError
 from services.office.conflicts import authorize_step
 from services.services import Services
+from services.typed_input import typed_text
 from services.wording import echoed
 from storage import audit
 from storage.models import Certificate, LotDrawing, RecountCase
@@ -52,23 +53,16 @@ class LotRecorded:
     tokens: dict[int, str] = field(default_factory=dict)
 
 
-def _text(value: str | None, *, field_name: str, what: str, limit: int, required: bool = True) -> str | None:
-    value = " ".join((value or "").split()) if field_name != "witnesses" else (value or "").strip()
-    if required and not value:
-        raise UserError(f"Say {what}.", field=field_name)
-    if len(value) > limit:
-        raise UserError(f"At most {limit:,} characters here.", field=field_name)
-    return value or None
-
-
 def record_lot(services: Services, *, workspace_id: int, case_id: int, data: LotInput, actor: str) -> LotRecorded:
     """1-13.5-1304, then (6): record the drawing, make the winner's certificate of election."""
-    place = _text(data.place, field_name="place", what="where the lot was drawn", limit=NAME_LIMIT)
-    conducted_by = _text(data.conducted_by, field_name="conducted_by", what="who drew the lot (the canvass board)",
-                         limit=TEXT_LIMIT)
-    witnesses = _text(data.witnesses, field_name="witnesses", what="who witnessed the drawing (or “no one”)",
-                      limit=TEXT_LIMIT)
-    details = _text(data.method_details, field_name="method_details", what="how", limit=TEXT_LIMIT, required=False)
+    place = typed_text(data.place, field="place", missing="Say where the lot was drawn.", limit=NAME_LIMIT,
+                       one_line=True)
+    conducted_by = typed_text(data.conducted_by, field="conducted_by", limit=TEXT_LIMIT, one_line=True,
+                              missing="Say who drew the lot (the canvass board).")
+    witnesses = typed_text(data.witnesses, field="witnesses", limit=TEXT_LIMIT,  # one a line, as typed
+                           missing="Say who witnessed the drawing (or “no one”).")
+    details = typed_text(data.method_details, field="method_details", missing=None, limit=TEXT_LIMIT,
+                         one_line=True) or None
     if data.method not in {m.value for m in LotMethod}:
         raise UserError(f"“{echoed(data.method)}” is not a method of drawing lots this office records.", field="method")
     if data.method == LotMethod.OTHER.value and not details:

@@ -130,14 +130,16 @@ def _notice_view(notice: Notice) -> NoticeView:
                       notice.given_by, notice.method, notice.details, notice.recorded_by)
 
 
-def _load(session: Session, case_id: int, workspace_id: int | None = None) -> RecountCase:
+def load_case(session: Session, case_id: int, workspace_id: int | None = None) -> RecountCase:
+    """The case, in `workspace_id` when given; NotFound otherwise (another office's case is not found either)."""
     case = session.get(RecountCase, case_id)
     if case is None or (workspace_id is not None and case.workspace_id != workspace_id):
         raise NotFound("That recount case does not exist in this office.")
     return case
 
 
-def _view(session: Session, case: RecountCase) -> CaseView:
+def case_view_of(session: Session, case: RecountCase) -> CaseView:
+    """What a case's card shows, read in the caller's session."""
     contest = case.contest
     election = contest.election
     government = election.local_government
@@ -176,7 +178,7 @@ def _view(session: Session, case: RecountCase) -> CaseView:
 
 def case_view(services: Services, case_id: int, *, workspace_id: int | None = None) -> CaseView:
     with services.db.transaction() as session:
-        return _view(session, _load(session, case_id, workspace_id))
+        return case_view_of(session, load_case(session, case_id, workspace_id))
 
 
 
@@ -208,7 +210,7 @@ def release_card(services: Services, case_id: int) -> None:
 def set_card(services: Services, case_id: int, *, channel_id: str, ts: str, actor: str) -> None:
     """Remember where the case's card is, so later updates thread under it and edit it."""
     with services.db.transaction() as session:
-        case = _load(session, case_id)
+        case = load_case(session, case_id)
         before = {"channel_id": case.channel_id,
                   "card_ts": None if (case.card_ts or "").startswith(CLAIM) else case.card_ts}
         if (case.channel_id, case.card_ts) == (channel_id, ts):
@@ -223,8 +225,8 @@ def notice_view(services: Services, notice_id: int, *, workspace_id: int) -> tup
         notice = session.get(Notice, notice_id)
         if notice is None:
             raise NotFound("That notice does not exist.")
-        case = _load(session, notice.case_id, workspace_id)
-        return _notice_view(notice), _view(session, case)
+        case = load_case(session, notice.case_id, workspace_id)
+        return _notice_view(notice), case_view_of(session, case)
 
 
 @dataclass(frozen=True)
@@ -253,11 +255,11 @@ def record_notice(services: Services, *, workspace_id: int, notice_id: int, give
         notice = session.get(Notice, notice_id, with_for_update=True)
         if notice is None:
             raise NotFound("That notice does not exist.")
-        case = _load(session, notice.case_id, workspace_id)
+        case = load_case(session, notice.case_id, workspace_id)
         if given_at.date() < case.contest.election.election_date:
             raise UserError("A recount notice cannot predate the election.", field="given_at")
         if notice.given_at is not None:  # a double click or a second modal: the first record stands
-            return NoticeRecorded(_notice_view(notice), _view(session, case), False)
+            return NoticeRecorded(_notice_view(notice), case_view_of(session, case), False)
         notice.given_at, notice.given_by, notice.method = given_at, given_by.strip(), method_value
         notice.details = (details or "").strip() or None
         notice.recorded_by, notice.recorded_at = actor, now
@@ -268,4 +270,4 @@ def record_notice(services: Services, *, workspace_id: int, notice_id: int, give
                             "given_at": given_at, "given_by": notice.given_by, "method": method_value,
                             "details": notice.details, "citation": notice.citation},
                      workspace_id=case.workspace_id, at=now)
-        return NoticeRecorded(_notice_view(notice), _view(session, case), True)
+        return NoticeRecorded(_notice_view(notice), case_view_of(session, case), True)

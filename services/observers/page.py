@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 from rules.serialize import to_jsonable
 from rules.statute import cite
 from services.completion.certificates import facts_of, short  # noqa: F401 (short: what the server may log of a token)
-from services.conduct.cases import CaseView, _load, _view
+from services.conduct.cases import CaseView, case_view_of, load_case
 from services.conduct.tally import original_contest, tally_state
 from services.documents.certificate import CertificateFacts
 from services.observers.links import CITATION
@@ -217,8 +217,8 @@ def observer_state(services: Services, token: str) -> tuple[Lookup, ObserverStat
         found, row = _find(session, token, now)
         if found.state is not LinkState.FOUND:
             return found, None
-        case = _load(session, row.case_id)
-        view = _view(session, case)  # the card's own queries
+        case = load_case(session, row.case_id)
+        view = case_view_of(session, case)  # the card's own queries
         name = "automatic_recount_deadline" if view.kind == "automatic" else "requested_recount_deadline"
         deadline = view.deadline(name)
         certificates = tuple(CertificateLink(c.id, c.candidate, c.votes)

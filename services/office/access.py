@@ -81,12 +81,14 @@ def bootstrap_official(services: Services, team_id: str, user_id: str, *, reason
         session.get(Workspace, workspace.id, with_for_update=True, populate_existing=True)
         if _official_count(session, workspace.id):
             return False
-        _set_role(session, workspace, user_id, Role.OFFICIAL, actor=user_id, note=reason)
+        assign_role(session, workspace, user_id, Role.OFFICIAL, actor=user_id, note=reason)
         return True
 
 
-def _set_role(session: Session, workspace: Workspace, user_id: str, role: Role | None, *, actor: str,
-              note: str = "") -> tuple[str | None, str | None]:
+def assign_role(session: Session, workspace: Workspace, user_id: str, role: Role | None, *, actor: str,
+                note: str = "") -> tuple[str | None, str | None]:
+    """The role change itself, audited, in the caller's transaction (who may make it is the caller's check):
+    (the role before, the role after)."""
     membership = session.scalar(select(Membership).where(
         Membership.workspace_id == workspace.id, Membership.slack_user_id == user_id))
     before = membership.role if membership else None
@@ -118,7 +120,7 @@ def set_role(services: Services, *, team_id: str, actor: str, actor_role: Role |
         if current == Role.OFFICIAL.value and role is not Role.OFFICIAL and _official_count(session, workspace.id) == 1:
             raise UserError("That would leave the office without a designated election official; "
                             "make someone else an official first.", field="role")
-        return _set_role(session, workspace, user_id, role, actor=actor)
+        return assign_role(session, workspace, user_id, role, actor=actor)
 
 
 def list_members(services: Services, team_id: str) -> list[tuple[str, Role]]:

@@ -128,7 +128,9 @@ class Target:
     new_contest: NewContest | None = None
 
 
-def _name(raw: str | None, field: str, what: str, errors: dict[str, str]) -> str:
+def form_name(raw: str | None, field: str, what: str, errors: dict[str, str]) -> str:
+    """A name typed into a returns form (election, government, body, contest) on one line; what is wrong with it
+    goes into `errors` under `field`, for the form to show with the others."""
     text = one_line(raw or "")
     if not text:
         errors[field] = f"Enter the {what}."
@@ -189,7 +191,7 @@ def resolve_target(
         stored_election: Election | None = None
         new_election: NewElection | None = None
         if election in (None, "", NEW):
-            name = _name(election_name, "election_name", "election's name", errors)
+            name = form_name(election_name, "election_name", "election's name", errors)
             date = None
             try:
                 date = dt.date.fromisoformat(election_date or "")
@@ -198,8 +200,8 @@ def resolve_target(
                     f"“{echoed(election_date)}” is not a date."
             if date is not None and date > today:
                 errors["election_date"] = "That day has not come yet; returns are entered after the election."
-            government = _name(local_government, "local_government", "local government's name", errors)
-            body = _name(governing_body, "governing_body", "governing body (it receives the notices)", errors)
+            government = form_name(local_government, "local_government", "local government's name", errors)
+            body = form_name(governing_body, "governing_body", "governing body (it receives the notices)", errors)
             if name and date is not None and not errors.get("election_name"):
                 clash = next((e for e in known.values()
                               if e.name.casefold() == name.casefold() and e.election_date == date), None)
@@ -219,7 +221,7 @@ def resolve_target(
             if contest in (None, "") and stored_election is not None and contests_of(session, stored_election.id):
                 errors["contest"] = "Choose a contest, or “New contest…”."
             else:
-                name = _name(contest_name, "contest_name", "contest's name", errors)
+                name = form_name(contest_name, "contest_name", "contest's name", errors)
                 if kind not in KIND_LABEL:
                     errors["kind"] = "Choose a candidate race or a ballot issue or question."
                 count = _seats(seats, errors)

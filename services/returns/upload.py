@@ -33,7 +33,7 @@ from rules.returns import ElectionKind, Problem, ReturnsError, parse_returns, re
 from rules.verdicts import Verdicts, decide_returns
 from services.errors import UserError
 from services.office.access import ensure_workspace
-from services.returns.forms import NAME_LIMIT, NEW, FormErrors, NewElection
+from services.returns.forms import NEW, FormErrors, NewElection, form_name
 from services.returns.versions import ImportResult, import_returns, require_election, rules_contests
 from services.services import Services
 from services.wording import Person, echoed, words
@@ -67,15 +67,6 @@ class Reading:
 
     def options(self, file_name: str) -> dict:
         return {"seats": dict(self.seats) or None, "election_kind": self.election_kind, "file_name": file_name}
-
-
-def _name(raw: str | None, key: str, what: str, errors: dict[str, str]) -> str:
-    text = one_line(raw or "")
-    if not text:
-        errors[key] = f"Enter the {what}."
-    elif len(text) > NAME_LIMIT:
-        errors[key] = f"At most {NAME_LIMIT} characters (this is {len(text):,})."
-    return text
 
 
 def parse_reading(kind: str | None, seats: str | None) -> Reading:
@@ -117,7 +108,7 @@ def resolve_target(services: Services, *, team_id: str, election: str | None, el
             return UploadTarget(election_id=int(election))
         if election is None and known:
             raise FormErrors({"election": "Choose an election, or “New election…”."})
-        name = _name(election_name, "election_name", "election's name", errors)
+        name = form_name(election_name, "election_name", "election's name", errors)
         date = None
         try:
             date = dt.date.fromisoformat(election_date or "")
@@ -126,8 +117,8 @@ def resolve_target(services: Services, *, team_id: str, election: str | None, el
                 "Choose the election day."
         if date is not None and date > services.today():
             errors["election_date"] = "That day has not come yet; returns are entered after the election."
-        government = _name(local_government, "local_government", "local government's name", errors)
-        body = _name(governing_body, "governing_body", "governing body (it receives the notices)", errors)
+        government = form_name(local_government, "local_government", "local government's name", errors)
+        body = form_name(governing_body, "governing_body", "governing body (it receives the notices)", errors)
         if name and date is not None and "election_name" not in errors:
             clash = next((e for e in known.values()
                           if e.name.casefold() == name.casefold() and e.election_date == date), None)
