@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 from rules.calendar import DENVER
 from rules.conflicts import CaseStep
 from rules.statute import cite
-from services.completion.complete import CERTIFICATE_LIFETIME, CertificateLine, certificate_lines
+from services.completion.complete import CERTIFICATE_LIFETIME, CertificateLine
 from services.documents.certificate import CertificateFacts, certificate_pdf
 from services.errors import NotFound, UserError
 from services.office.conflicts import authorize_step
@@ -177,14 +177,6 @@ def certificate(services: Services, *, workspace_id: int, certificate_id: int) -
     with services.db.transaction() as session:
         row = _certificate(session, certificate_id, workspace_id)
         return _line(row), row.case_id
-
-
-def certificates_of_case(services: Services, *, workspace_id: int, case_id: int) -> tuple[CertificateLine, ...]:
-    with services.db.transaction() as session:
-        case = session.get(RecountCase, case_id)
-        if case is None or case.workspace_id != workspace_id:
-            raise NotFound("That recount case does not exist in this office.")
-        return certificate_lines(session, case_id)
 
 
 def certificate_document(services: Services, *, workspace_id: int, certificate_id: int) -> CertificateDocument:

@@ -37,17 +37,15 @@ from rules.serialize import to_jsonable
 from rules.settlement import Settlement, SettlementOutcome, settle
 from rules.tally import TallyIncomplete, amended_contest, compare_with_original
 
-# What the card and the report show lives in completion_view; named here too, where callers have always found it.
+# What the card and the report show lives in services/completion/view.py; named here too, where callers have
+# always found it.
 from services.completion.view import (  # noqa: F401
     SETTLEMENT_STEP,
     CertificateLine,
     CompletionView,
     LotView,
     Readiness,
-    certificate_lines,
-    completion_view,
     completion_view_of,
-    readiness_of,
 )
 from services.conduct.money import (
     NAME_LIMIT,

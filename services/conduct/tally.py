@@ -69,10 +69,3 @@ def next_entry(session: Session, case: RecountCase, sheet_id: str) -> int:
     it has one (the second entry checks it)."""
     taken = {r.entry for r in standing_sheets(session, case.id) if r.sheet_id == sheet_id.strip()}
     return SECOND if FIRST in taken else FIRST
-
-
-def describe_progress(state: TallyState | None) -> str:
-    if state is None:
-        return "count not set up"
-    tallied, expected = state.progress
-    return f"{tallied:,} of {expected:,} units tallied"
