@@ -33,8 +33,8 @@ from handlers.subcommands import SMART_QUOTES, SUBCOMMANDS
 from handlers.view_state import metadata_of, selected, shown_blocks, typed, value_of
 from services.conduct import cases
 from services.errors import UserError
-from services.returns import entry as survey_entry
-from services.returns import forms as survey_forms
+from services.returns import entry as returns_entry
+from services.returns import forms as returns_forms
 from services.returns.forms import NEW, EntryForm, FormErrors
 from storage.models import Role
 
@@ -86,7 +86,7 @@ def returns_command(ix: Interaction, args: str) -> None:
         raise UserError("Slack's moment to open the form passed before I could; type `/recount returns` "
                         "again.") from None
     try:
-        found = survey_forms.form_for_command(ix.services, team_id=ix.team_id, contest_name=_contest_arg(args))
+        found = returns_forms.form_for_command(ix.services, team_id=ix.team_id, contest_name=_contest_arg(args))
         if isinstance(found, EntryForm):
             view = entry_modal(found, channel_id=ix.channel_id)
         else:
@@ -128,7 +128,7 @@ def _update(ix: Interaction, view: dict, new_view: dict) -> None:
 # ------------------------------------------------------------------ step 1
 def _pick_view(ix: Interaction, meta: dict, election: str | None, contest: str | None) -> dict:
     wanted = None if election == NEW else int(election) if election and election.isdigit() else "latest"
-    form = survey_forms.pick_form(ix.services, team_id=ix.team_id, election_id=wanted)
+    form = returns_forms.pick_form(ix.services, team_id=ix.team_id, election_id=wanted)
     if contest != NEW and contest not in {str(c.id) for c in form.contests}:
         contest = None  # a contest of the election shown before
     return pick_modal(form, channel_id=meta.get("c"), contest=contest)
@@ -168,7 +168,7 @@ def submit_pick(ix: Interaction) -> None:
         ix.ack(response_action="update", view=_pick_view(ix, meta, election, contest))
         return
     try:
-        target = survey_forms.resolve_target(
+        target = returns_forms.resolve_target(
             ix.services, team_id=ix.team_id, election=election, contest=contest,
             election_name=typed(state, Block.RETURNS_NEW_ELECTION_NAME),
             election_date=value_of(state, Block.RETURNS_NEW_ELECTION_DATE).get("selected_date"),
@@ -178,7 +178,7 @@ def submit_pick(ix: Interaction) -> None:
             kind=selected(state, Block.RETURNS_NEW_CONTEST_KIND),
             seats=typed(state, Block.RETURNS_NEW_CONTEST_SEATS),
             choices=typed(state, Block.RETURNS_NEW_CONTEST_CHOICES))
-        next_view = entry_modal(survey_forms.entry_form(ix.services, team_id=ix.team_id, target=target),
+        next_view = entry_modal(returns_forms.entry_form(ix.services, team_id=ix.team_id, target=target),
                                 channel_id=meta.get("c"))
     except UserError as exc:
         _errors(ix, exc)
@@ -193,7 +193,7 @@ def unit_changed(ix: Interaction) -> None:
     chosen = selected(view.get("state", {}), Block.RETURNS_UNIT)
     if chosen is None or not chosen.isdigit() or int(chosen) == meta.get("ux"):
         return
-    form = survey_forms.entry_form(ix.services, team_id=ix.team_id, target=target_of(meta), unit_index=int(chosen))
+    form = returns_forms.entry_form(ix.services, team_id=ix.team_id, target=target_of(meta), unit_index=int(chosen))
     _update(ix, view, entry_modal(form, channel_id=meta.get("c")))
 
 
@@ -207,17 +207,17 @@ def submit_entry(ix: Interaction) -> None:
     chosen = selected(state, Block.RETURNS_UNIT)
     if chosen is not None and chosen.isdigit() and int(chosen) != unit_key:
         # Another unit is selected but its counts were never shown (the redraw was lost): show them now.
-        form = survey_forms.entry_form(ix.services, team_id=ix.team_id, target=target, unit_index=int(chosen))
+        form = returns_forms.entry_form(ix.services, team_id=ix.team_id, target=target, unit_index=int(chosen))
         ix.ack(response_action="update", view=entry_modal(form, channel_id=meta.get("c")))
         return
     count = len(meta.get("ids") or []) if target.contest_id else len(target.new_contest.choices)
-    blocks = {survey_forms.choice_field(i): choice_block_id(unit_key, i) for i in range(count)}
-    entry = survey_entry.Entry(
+    blocks = {returns_forms.choice_field(i): choice_block_id(unit_key, i) for i in range(count)}
+    entry = returns_entry.Entry(
         target=target, unit=meta.get("u") or "", based_on=int(meta.get("v") or 0),
         choice_ids=tuple(meta.get("ids") or ()), counts=[typed(state, blocks[f]) for f in blocks],
         reason=typed(state, Block.RETURNS_REASON), evidence=typed(state, Block.RETURNS_EVIDENCE))
     try:
-        result = survey_entry.record_entry(ix.services, team_id=ix.team_id, actor=ix.user_id, entry=entry,
+        result = returns_entry.record_entry(ix.services, team_id=ix.team_id, actor=ix.user_id, entry=entry,
                                            may_correct=ix.role is Role.OFFICIAL)
     except UserError as exc:
         if isinstance(exc, FormErrors) or exc.field:
@@ -231,16 +231,16 @@ def submit_entry(ix: Interaction) -> None:
     ix.ack()  # closes the modal
 
 
-def _note_in_case_thread(ix: Interaction, result: survey_entry.EntryResult) -> None:
+def _note_in_case_thread(ix: Interaction, result: returns_entry.EntryResult) -> None:
     """A correction of returns under recount is said in the case's thread (through the outbox)."""
     if result.case_id is None or not result.correction:
         return
     case = cases.case_view(ix.services, result.case_id)
     if case.card_ts:
-        post_in_thread(ix.services, case, case_thread_note(result, ix.user_id, case_version=case.survey_version))
+        post_in_thread(ix.services, case, case_thread_note(result, ix.user_id, case_version=case.returns_version))
 
 
-def _announce(ix: Interaction, result: survey_entry.EntryResult, *, channel_id: str | None) -> None:
+def _announce(ix: Interaction, result: returns_entry.EntryResult, *, channel_id: str | None) -> None:
     """The returns are recorded: say so where `/recount returns` was typed, through the outbox in the entry's own
     transaction. If that channel will not take the post, the worker sends it to the clerk with the reason."""
     text, blocks = confirmation(result, ix.user_id)

@@ -48,8 +48,8 @@ from handlers.view_state import metadata_of, selected, shown_blocks, typed, valu
 from rules.returns import ReturnsError
 from services.conduct import cases
 from services.errors import UserError
-from services.returns import forms as survey_forms
-from services.returns import upload as survey_upload
+from services.returns import forms as returns_forms
+from services.returns import upload as returns_file
 from services.returns.forms import NEW, FormErrors
 from services.returns.upload import FILE_TYPES, Reading, Saved, UploadTarget
 from storage.models import Role
@@ -78,7 +78,7 @@ def form_view(ix: Interaction, channel_id: str | None, values: FormValues | None
               failed: Failed | None = None) -> dict:
     wanted = None if values and values.election == NEW else (
         int(values.election) if values and values.election and values.election.isdigit() else "latest")
-    form = survey_forms.pick_form(ix.services, team_id=ix.team_id, election_id=wanted)
+    form = returns_forms.pick_form(ix.services, team_id=ix.team_id, election_id=wanted)
     return upload_form(form, channel_id=channel_id, values=values, failed=failed)
 
 
@@ -159,14 +159,14 @@ def submit_form(ix: Interaction) -> None:
     file, errors = _the_file(value_of(state, Block.RETURNS_UPLOAD_FILE).get("files") or [], Block.RETURNS_UPLOAD_FILE)
     target = reading = None
     try:
-        target = survey_upload.resolve_target(
+        target = returns_file.resolve_target(
             ix.services, team_id=ix.team_id, election=election, election_name=values.election_name,
             election_date=values.election_date, local_government=values.local_government,
             governing_body=values.governing_body)
     except FormErrors as exc:
         errors.update({FIELD_BLOCKS[k].value: v for k, v in exc.errors.items()})
     try:
-        reading = survey_upload.parse_reading(values.election_kind, values.seats)
+        reading = returns_file.parse_reading(values.election_kind, values.seats)
     except FormErrors as exc:
         errors.update({FIELD_BLOCKS[k].value: v for k, v in exc.errors.items()})
     if errors:
@@ -186,7 +186,7 @@ def read_and_preview(ix: Interaction, view_id: str, *, file_id: str, target: Upl
         try:
             download = download_file(ix.client, file_id)
             name = download.name
-            found = survey_upload.preview(
+            found = returns_file.preview(
                 ix.services, team_id=ix.team_id, target=target, file_name=download.name, data=download.data,
                 sha256=download.sha256, reading=reading, multi_seat_rule=ix.member.settings.multi_seat_rule)
         except FileProblem as exc:
@@ -239,7 +239,7 @@ def submit_preview(ix: Interaction) -> None:
             "only a designated election official may save (C.R.S. 1-13.5-1306(4)). Nothing was saved.")})
         return
     try:
-        already = survey_upload.check_before_saving(ix.services, team_id=ix.team_id, target=remembered.target,
+        already = returns_file.check_before_saving(ix.services, team_id=ix.team_id, target=remembered.target,
                                                     based_on=remembered.based_on, sha256=remembered.sha256)
     except UserError as exc:
         ix.ack(response_action="errors", errors={field.value: exc.message})
@@ -261,7 +261,7 @@ def save_file(ix: Interaction, view_id: str, remembered: PreviewState) -> None:
         if download.sha256 != remembered.sha256:
             raise UserError(f"{name} in Slack is not the file previewed (its content changed); attach it again "
                             "to see what it says now. Nothing was saved.")
-        saved = survey_upload.save(
+        saved = returns_file.save(
             ix.services, team_id=ix.team_id, actor=ix.user_id, may_correct=ix.role is Role.OFFICIAL,
             target=remembered.target, file_name=name, data=download.data, sha256=download.sha256,
             reading=remembered.reading, based_on=remembered.based_on,

@@ -19,9 +19,9 @@ CITATION = cite("(4)")
 
 def versions_text(summary: EvidenceSummary) -> str:
     """Which survey of returns the case uses, and how many versions exist (every one is kept)."""
-    kept = f"{summary.survey_versions} version{'s' if summary.survey_versions != 1 else ''} kept"
-    text = f"Survey of returns: this case uses version {summary.survey_version}; {kept}"
-    if summary.latest_version > summary.survey_version:
+    kept = f"{summary.returns_versions} version{'s' if summary.returns_versions != 1 else ''} kept"
+    text = f"Survey of returns: this case uses version {summary.returns_version}; {kept}"
+    if summary.latest_version > summary.returns_version:
         text += f" (the latest is version {summary.latest_version})"
     return text + (". A correction under (4) is a new version with its reason and evidence (`/recount returns`, an "
                    "official).")

@@ -46,10 +46,10 @@ def progress_text(summary: TallySummary) -> str:
 
 # ------------------------------------------------------------------ setting up the count
 def set_up_modal(form: SetUpForm) -> dict:
-    survey = ", ".join(unit_label(u) for u in form.survey_units[:20])
-    if len(form.survey_units) > 20:
-        survey += f" and {len(form.survey_units) - 20:,} more"
-    custom = form.units is not None and tuple(form.units) != tuple(form.survey_units)
+    units_listed = ", ".join(unit_label(u) for u in form.returns_units[:20])
+    if len(form.returns_units) > 20:
+        units_listed += f" and {len(form.returns_units) - 20:,} more"
+    custom = form.units is not None and tuple(form.units) != tuple(form.returns_units)
     initial_units = "\n".join(form.units) if custom and form.units else None
     blocks: list[dict] = [
         section(f"How the recount of *{esc(form.contest)}* is tallied, and the units expected — one tally sheet "
@@ -63,7 +63,7 @@ def set_up_modal(form: SetUpForm) -> dict:
         text_input(Block.TALLY_UNITS, "Units expected (one per line)", initial=initial_units, multiline=True,
                    max_length=UNITS_TEXT_LIMIT, optional=True,
                    placeholder="M-01\nM-02",
-                   hint=f"Blank: the survey's units ({survey}). With voting machines, list the machines' ids: "
+                   hint=f"Blank: the survey's units ({units_listed}). With voting machines, list the machines' ids: "
                         "one tally sheet per machine."),
         input_block(Block.TALLY_DOUBLE_ENTRY, "Double entry", {
             "type": "checkboxes", "options": [option("Each sheet is entered by two people", DOUBLE_ENTRY)],

@@ -94,7 +94,7 @@ class CaseView:
     local_government: str
     governing_body: str
     verdict: dict
-    survey_version: int
+    returns_version: int
     opened_at: dt.datetime
     opened_by: str
     channel_id: str | None
@@ -160,7 +160,7 @@ def case_view_of(session: Session, case: RecountCase) -> CaseView:
         contest=contest.name, contest_kind=contest.kind, seats=contest.seats, election=election.name,
         election_date=election.election_date, local_government=government.name,
         governing_body=government.governing_body, verdict=dict(case.verdict),
-        survey_version=case.survey_version.number, opened_at=case.opened_at, opened_by=case.opened_by,
+        returns_version=case.survey_version.number, opened_at=case.opened_at, opened_by=case.opened_by,
         channel_id=case.channel_id, card_ts=case.card_ts,
         deadlines=tuple(DeadlineView(d.name, d.due_date, d.citation, d.note, d.reading, d.rolled_from, d.estimated,
                                      d.falls_on) for d in deadlines),

@@ -58,8 +58,8 @@ class DemandLine:
 @dataclass(frozen=True)
 class EvidenceSummary:
     demands: tuple[DemandLine, ...]
-    survey_version: int  # the version the case uses
-    survey_versions: int  # how many versions of the election's survey exist (every one is kept)
+    returns_version: int  # the version the case uses
+    returns_versions: int  # how many versions of the election's survey exist (every one is kept)
     latest_version: int
 
     @property

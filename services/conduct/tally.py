@@ -35,7 +35,7 @@ def original_contest(session: Session, case: RecountCase) -> Contest:
     return found[0][1]
 
 
-def survey_units(session: Session, case: RecountCase) -> tuple[str, ...]:
+def returns_units(session: Session, case: RecountCase) -> tuple[str, ...]:
     return original_contest(session, case).units
 
 

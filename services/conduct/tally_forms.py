@@ -11,7 +11,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rules.tally import FIRST, SECOND, CountMethod, TallySheet, accept_sheets
-from services.conduct.tally import as_sheet, election_sheets, original_contest, standing_sheets, survey_units
+from services.conduct.tally import as_sheet, election_sheets, original_contest, returns_units, standing_sheets
 from services.errors import NotFound, UserError
 from services.services import Services
 from storage.models import RecountCase, TallySheetRow
@@ -163,7 +163,7 @@ def sheet_form(services: Services, *, workspace_id: int, case_id: int) -> SheetF
 class SetUpForm:
     case_id: int
     contest: str
-    survey_units: tuple[str, ...]
+    returns_units: tuple[str, ...]
     method: str | None
     units: tuple[str, ...] | None
     double_entry: bool
@@ -178,6 +178,6 @@ def set_up_form(services: Services, *, workspace_id: int, case_id: int) -> SetUp
             raise NotFound("That recount case does not exist in this office.")
         if case.completed_at is not None:
             raise UserError("This recount is complete; its tally can no longer change.")
-        return SetUpForm(case.id, case.contest.name, survey_units(session, case), case.count_method,
+        return SetUpForm(case.id, case.contest.name, returns_units(session, case), case.count_method,
                          tuple(case.expected_units) if case.expected_units is not None else None, case.double_entry,
                          len(standing_sheets(session, case.id)), election_sheets(case))

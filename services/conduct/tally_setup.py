@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from rules.corrections import unit_label
 from rules.tally import CountMethod, TallyState, sheet_key
-from services.conduct.tally import case_for_update, election_sheets, standing_sheets, survey_units, tally_state
+from services.conduct.tally import case_for_update, election_sheets, returns_units, standing_sheets, tally_state
 from services.conduct.tally_sheets import SHEET_ID_LIMIT
 from services.errors import UserError
 from services.services import Services
@@ -79,7 +79,7 @@ def configure_count(services: Services, *, workspace_id: int, case_id: int, meth
             raise UserError("This recount is complete; its tally can no longer change.")
         if used is None:
             used = list(election_sheets(case))
-        cleaned = _clean_units(units) if units is not None else list(survey_units(session, case))
+        cleaned = _clean_units(units) if units is not None else list(returns_units(session, case))
         if len(set(cleaned)) != len(cleaned):
             dupes = sorted({u for u in cleaned if cleaned.count(u) > 1})
             raise UserError(f"Listed twice: {', '.join(echoed(d) for d in dupes[:20])}.", field="units")

@@ -113,7 +113,7 @@ class TallyLine:
     expected: int
     choices: tuple[str, ...]
     running_totals: tuple[tuple[str, int], ...]  # the units counted so far, per choice
-    survey_totals: tuple[tuple[str, int], ...]  # the whole contest as the survey of returns had it
+    returns_totals: tuple[tuple[str, int], ...]  # the whole contest as the survey of returns had it
     units: tuple[UnitLine, ...]
     disagreements: tuple[tuple[str, str, tuple[tuple[str, int, int], ...]], ...]  # (unit, sheet, differences)
     reason: str
@@ -190,9 +190,9 @@ def _tally_line(session: Session, case: RecountCase, view: CaseView) -> TallyLin
             units.append(UnitLine(unit, "awaiting second entry", None))
         else:
             units.append(UnitLine(unit, "not yet entered", None))
-    survey = original_contest(session, case).totals
+    returns_totals = original_contest(session, case).totals
     return TallyLine(summary.method_label, summary.double_entry, summary.tallied, summary.expected, choices,
-                     tuple(totals.items()), tuple((c, int(survey.get(c, 0))) for c in choices), tuple(units),
+                     tuple(totals.items()), tuple((c, int(returns_totals.get(c, 0))) for c in choices), tuple(units),
                      tuple((d.unit, d.sheet_id, d.differences) for d in summary.disagreements), summary.reason,
                      summary.citation)
 
