@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from typing import TypedDict
 
 from rules.decision import Decision
 from rules.money import CENT, ZERO, format_money, money
@@ -97,11 +98,21 @@ class CostItem:
         return f"{what}: {format_money(self.amount)}"
 
 
+class CostProblem(TypedDict):
+    """A fee or the list of items the cost cannot be determined with: which item (1-based; 0 for the list),
+    which of its fields, the law it breaks and what is wrong."""
+
+    item: int
+    field: str
+    citation: str
+    message: str
+
+
 @dataclass(frozen=True, kw_only=True)
 class CostDetermination(Decision):
     items: tuple[CostItem, ...]
     total: Decimal
-    problems: tuple[dict, ...] = ()
+    problems: tuple[CostProblem, ...] = ()
 
     @property
     def determined(self) -> bool:
@@ -112,7 +123,7 @@ def determine_cost(items: list[CostItem] | tuple[CostItem, ...]) -> CostDetermin
     """The cost of the recount: every item, its amount, the total; refused if a fee is under the floor."""
     items = tuple(items)
     floor = DAILY_COMPENSATION_FLOOR.value
-    problems = []
+    problems: list[CostProblem] = []
     for index, item in enumerate(items, start=1):
         if item.kind.per_day and item.persons > item.governing_body_members and item.rate < floor:
             problems.append({

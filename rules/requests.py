@@ -207,6 +207,7 @@ def evaluate_request(
         readings.append(margin.reading)
     if margin.automatic_recount:
         hi, nx = margin.highest, margin.next_highest
+        assert hi is not None and nx is not None  # (1) is a margin between two standings: both are there
         problems.append(_problem(
             RequestOutcome.REFUSED_AUTOMATIC, AUTOMATIC_REFUSAL_CITATION,
             f"a recount is already required by (1): the margin of {margin.margin:,} between {hi.choice} "
@@ -271,7 +272,7 @@ def evaluate_request(
               PartyKind.ISSUE_COMMITTEE: f"the issue committee for {own_choice}"}[kind]
     rolled = (f" (moved from {short_day(deadline.rolled_from)} under {WEEKEND_ROLLOVER_CITATION})"
               if deadline.rolled_from else "")
-    if margin.margin is not None:
+    if margin.margin is not None and margin.highest is not None:  # a margin is measured from the highest
         why_not = (f"margin {margin.margin:,} exceeds 1/2 of 1% of {margin.highest.votes:,} (at most "
                    f"{margin.max_margin_for_recount:,}), so no automatic recount")
     else:

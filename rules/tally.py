@@ -293,7 +293,7 @@ def accept_sheets(
 
         second = usable_seconds[0] if usable_seconds else None
         differences = _differences(first, second, contest.choices) if second else {}
-        if differences:
+        if second is not None and differences:
             disagreements.append(Disagreement(unit, first, second, MappingProxyType(differences)))
         if not double_entry:
             counted[unit] = first
