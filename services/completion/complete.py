@@ -198,8 +198,8 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
         certificates = list(session.scalars(select(Certificate).where(Certificate.case_id == case.id)
                                             .order_by(Certificate.id)))
         if case.completed_at is not None:
-            amended = session.get(SurveyVersion, case.amended_version_id)
-            return _result(case, False, certificates, amended.number if amended else None)
+            amended_row = session.get(SurveyVersion, case.amended_version_id)
+            return _result(case, False, certificates, amended_row.number if amended_row else None)
         if case.counting_started_at is None:
             raise UserError("Counting has not started for this recount.")
         state = tally_state(session, case)
@@ -231,13 +231,13 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
         decision = complete_recount(original, amended, requested_in_favor_of=(request.in_favor_of or None) if request else None,
                                     governing_body=f"{government.governing_body} of {government.name}",
                                     multi_seat_rule=MultiSeatRule(case.multi_seat_rule))
-        signer = OfficeSettings.of(session.get(Workspace, case.workspace_id).settings)  # the signature line (6)
+        signer = OfficeSettings.of(session.get_one(Workspace, case.workspace_id).settings)  # the signature line (6)
         for name in decision.certificates:  # before anything is written: no certificate without the whole name
             check_names(candidate=name, office=case.contest.name, election=case.contest.election.name,
                         local_government=government.name, official_title=signer.official_title,
                         official_name=signer.official_name, consequence=NOT_COMPLETED)
         comparison = compare_with_original(original, amended)
-        settlement = _settle_money(session, case, decision, cost, actor, now) if requested else None
+        settlement = _settle_money(session, case, decision, cost, actor, now) if cost is not None else None
         # No vote changed in any unit: the survey of returns stands; a new version would only repeat the last.
         version = _amended_version(session, case, {u: dict(c) for u, c in amended.votes_by_unit.items()}, actor,
                                    now) if comparison.changes else None
@@ -289,7 +289,7 @@ def record_results_notice(services: Services, *, workspace_id: int, case_id: int
         if case.completed_at is None:
             raise UserError("The recount is not complete yet; the results are notified after it is completed.")
         if case.results_notice_at is not None:
-            return _record_amended_notice(session, case, given_at=given_at, given_by=given_by.strip(), method=method,
+            return _record_amended_notice(session, case, notified_at=case.results_notice_at, given_at=given_at, given_by=given_by.strip(), method=method,
                                           actor=actor, workspace_id=workspace_id, now=services.now())
         if given_at < case.completed_at - dt.timedelta(minutes=5):
             raise UserError("The results cannot have been notified before the recount was completed.",
@@ -301,10 +301,10 @@ def record_results_notice(services: Services, *, workspace_id: int, case_id: int
         return True
 
 
-def _record_amended_notice(session: Session, case: RecountCase, *, given_at: dt.datetime, given_by: str, method: str,
-                           actor: str, workspace_id: int, now: dt.datetime) -> bool:
+def _record_amended_notice(session: Session, case: RecountCase, *, notified_at: dt.datetime, given_at: dt.datetime,
+                           given_by: str, method: str, actor: str, workspace_id: int, now: dt.datetime) -> bool:
     lot = session.scalar(select(LotDrawing).where(LotDrawing.case_id == case.id).with_for_update())
-    if lot is None or lot.amended_notice_at is not None or case.results_notice_at >= lot.drawn_at:
+    if lot is None or lot.amended_notice_at is not None or notified_at >= lot.drawn_at:
         return False
     if given_at < lot.drawn_at - dt.timedelta(minutes=5):
         raise UserError("The amended notice gives the result of the lot: it cannot have been given before the lot "

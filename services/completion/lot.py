@@ -124,7 +124,10 @@ def record_lot(services: Services, *, workspace_id: int, case_id: int, data: Lot
                             "candidate_notices": to_jsonable(row.candidate_notices),
                             "certificates": [c.candidate for c, _ in made]},
                      workspace_id=workspace_id, at=now)
-        return LotRecorded(case.id, True, lot_view_of(session, case.id), {c.id: token for c, token in made})
+        view = lot_view_of(session, case.id)
+        if view is None:  # the drawing was written above, in this transaction
+            raise RuntimeError(f"case {case.id}: the lot just recorded cannot be read back")
+        return LotRecorded(case.id, True, view, {c.id: token for c, token in made})
 
 
 def lot_owed(services: Services, *, workspace_id: int, case_id: int) -> TieForLot | None:

@@ -193,11 +193,11 @@ def record_assistants(services: Services, *, workspace_id: int, case_id: int, ac
         case = case_for_update(session, case_id, workspace_id)
         if case.completed_at is not None:
             raise UserError("This recount is complete; its assistants can no longer change.")
-        election = session.get(Election, case.contest.election_id, with_for_update=True)
+        election = session.get_one(Election, case.contest.election_id, with_for_update=True)
         before_preparers = tuple(election.abstract_preparers or ())
-        preparers_changed = wanted is not None and list(before_preparers) != wanted
         other_cases: tuple[int, ...] = ()
-        if preparers_changed:
+        preparers_changed = wanted is not None and list(before_preparers) != wanted
+        if wanted is not None and preparers_changed:
             election.abstract_preparers = list(wanted)
             audit.append(session, actor=actor, action="election.abstract_preparers_set", entity="election",
                          entity_id=election.id, before={"abstract_preparers": list(before_preparers)},
@@ -207,7 +207,7 @@ def record_assistants(services: Services, *, workspace_id: int, case_id: int, ac
             other_cases = tuple(session.scalars(select(RecountCase.id).where(
                 RecountCase.contest_id.in_(contest_ids), RecountCase.id != case.id).order_by(RecountCase.id)))
         line = change = None
-        if checked is not None:
+        if assistant is not None and checked is not None:  # checked is the assistant's, checked above
             capacity, pay, replaces = checked
             name = clean_name(assistant.name)
             values = {"capacity": capacity.value, "days_served": assistant.days_served, "compensation": pay,

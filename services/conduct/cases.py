@@ -23,6 +23,7 @@ from services.services import Services
 from services.wording import echoed
 from storage import audit
 from storage.models import CaseDeadline, CaseKind, Notice, RecountCase, RecountRequestRow
+from storage.repositories import rows_updated
 
 
 class NoticeMethod(str, enum.Enum):
@@ -193,10 +194,10 @@ def claim_card(services: Services, case_id: int) -> bool:
         stale = claimed is not None and now - claimed > CLAIM_STALE
         if card_ts is not None and not stale:
             return False
-        won = session.execute(
-            update(RecountCase).where(RecountCase.id == case_id, RecountCase.card_ts.is_(card_ts)
-                                      if card_ts is None else RecountCase.card_ts == card_ts)
-            .values(card_ts=f"{CLAIM}{now.timestamp():.0f}").execution_options(synchronize_session=False)).rowcount
+        won = rows_updated(session, update(RecountCase).where(
+            RecountCase.id == case_id, RecountCase.card_ts.is_(card_ts) if card_ts is None
+            else RecountCase.card_ts == card_ts)
+            .values(card_ts=f"{CLAIM}{now.timestamp():.0f}").execution_options(synchronize_session=False))
         return won == 1
 
 

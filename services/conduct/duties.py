@@ -92,12 +92,13 @@ def record_money_returned(services: Services, *, workspace_id: int, case_id: int
         facts = facts_of(session, case)
         amount = money_to_return(facts)
         citation = cite("(2)(d)") if facts.settlement_outcome == "refund" else cite("(2)(f)")
-        if not facts.completed or amount <= ZERO:
+        completed_at = case.completed_at
+        if not facts.completed or completed_at is None or amount <= ZERO:
             raise UserError("Nothing is owed back to the requester for this recount "
                             f"({cite('(2)(d)')}, {cite('(2)(f)')}).")
         if case.money_returned_at is not None:
             return MoneyReturned(amount, citation, False)
-        if returned_at < case.completed_at - dt.timedelta(minutes=5):
+        if returned_at < completed_at - dt.timedelta(minutes=5):
             raise UserError("The money cannot have been returned before the recount was completed and settled.",
                             field="returned_at")
         case.money_returned_at, case.money_returned_by = returned_at, returned_by

@@ -29,7 +29,7 @@ class EntryLine:
     unit: str
     entry: int
     entered_by: str
-    counts: tuple[tuple[str, int], ...]  # in the contest's order of choices
+    counts: tuple[tuple[str, int | None], ...]  # in the contest's order of choices; None: the entry has none
     entered_at: dt.datetime
 
 

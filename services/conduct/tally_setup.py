@@ -6,7 +6,13 @@ from dataclasses import dataclass
 
 from rules.corrections import unit_label
 from rules.tally import CountMethod, TallyState, sheet_key
-from services.conduct.tally import case_for_update, election_sheets, returns_units, standing_sheets, tally_state
+from services.conduct.tally import (
+    case_for_update,
+    election_sheets,
+    returns_units,
+    set_up_tally_state,
+    standing_sheets,
+)
 from services.conduct.tally_sheets import SHEET_ID_LIMIT
 from services.errors import UserError
 from services.services import Services
@@ -93,7 +99,7 @@ def configure_count(services: Services, *, workspace_id: int, case_id: int, meth
             cleaned = [""]  # the survey has a single whole-contest unit
         if (case.count_method, case.expected_units, case.double_entry, list(election_sheets(case))) == (
                 count_method.value, cleaned, double_entry, used):
-            return CountSetUp(False, tally_state(session, case), count_method.value, tuple(cleaned), double_entry,
+            return CountSetUp(False, set_up_tally_state(session, case), count_method.value, tuple(cleaned), double_entry,
                               tuple(used))
         keys = {sheet_key(u) for u in used}
         clashing = [r for r in standing_sheets(session, case.id) if sheet_key(r.sheet_id) in keys]
@@ -117,7 +123,7 @@ def configure_count(services: Services, *, workspace_id: int, case_id: int, meth
                                            "citation": CITATION},
                      workspace_id=workspace_id, at=services.now())
         session.flush()
-        return CountSetUp(True, tally_state(session, case), count_method.value, tuple(cleaned), double_entry,
+        return CountSetUp(True, set_up_tally_state(session, case), count_method.value, tuple(cleaned), double_entry,
                           tuple(used))
 
 

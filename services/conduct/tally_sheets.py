@@ -15,6 +15,7 @@ from services.conduct.tally import (
     case_for_update,
     election_sheets,
     original_contest,
+    set_up_tally_state,
     standing_sheets,
     tally_state,
 )
@@ -87,7 +88,7 @@ def enter_sheet(services: Services, *, workspace_id: int, case_id: int, sheet_id
             raise UserError("This recount is complete; no more tally sheets can be entered.")
         if case.counting_started_at is None:
             raise UserError("Counting has not started for this recount; start it from the case card first.")
-        if not case.count_method:
+        if not case.count_method or case.expected_units is None:
             raise UserError("Set up the count first: how it is counted and the units expected.")
         sid = sheet_id.strip() if isinstance(sheet_id, str) else sheet_id
         if isinstance(sid, str) and len(sid) > SHEET_ID_LIMIT:
@@ -105,13 +106,13 @@ def enter_sheet(services: Services, *, workspace_id: int, case_id: int, sheet_id
             decided = _decide_entry([r for r in rows if r.sheet_id == sid], sheet_id=sid, unit=unit, counts=counts,
                                     actor=actor)
             if isinstance(decided, TallySheetRow):
-                return SheetEntered(decided.id, False, tally_state(session, case), as_sheet(decided))
+                return SheetEntered(decided.id, False, set_up_tally_state(session, case), as_sheet(decided))
             entry = decided
             sheet = TallySheet(sheet_id=sid, unit=unit, method=case.count_method, counts=counts, entered_by=actor,
                                entry=entry)
         for row in rows:
             if as_sheet(row).same_entry_as(sheet):
-                return SheetEntered(row.id, False, tally_state(session, case), sheet)
+                return SheetEntered(row.id, False, set_up_tally_state(session, case), sheet)
         entered = [as_sheet(r) for r in rows]
         before = accept_sheets(entered, contest=contest, expected_units=expected, double_entry=case.double_entry,
                                election_sheet_ids=used_at_election)
@@ -124,7 +125,7 @@ def enter_sheet(services: Services, *, workspace_id: int, case_id: int, sheet_id
                             counts=dict(counts), entry=entry, entered_by=actor, entered_at=services.now())
         session.add(row)
         session.flush()
-        state = tally_state(session, case)
+        state = set_up_tally_state(session, case)
         audit.append(session, actor=actor, action="tally.sheet_entered", entity="tally_sheet", entity_id=row.id,
                      after={"case": case.id, "sheet": sheet.sheet_id, "unit": unit, "entry": entry,
                             "counts": dict(counts), "progress": list(state.progress),

@@ -83,11 +83,11 @@ def record_view(services: Services, token: str) -> Lookup:
     if found.state is not LinkState.FOUND:
         return found
     with services.db.transaction() as session:
-        row = session.get(ObserverLink, found.link_id, with_for_update=True)
+        row = session.get_one(ObserverLink, found.link_id, with_for_update=True)  # found a moment ago
         row.views += 1
         row.last_viewed_at = now
         if row.view_audited_at is None or now - row.view_audited_at >= VIEW_AUDIT_INTERVAL:
-            case = session.get(RecountCase, row.case_id)
+            case = session.get_one(RecountCase, row.case_id)
             audit.append(session, actor=f"observer-link:{row.id}", action="observers.page_viewed",
                          entity="recount_case", entity_id=row.case_id,
                          after={"link": row.id, "views": row.views, "views_since_last_entry":
@@ -175,9 +175,9 @@ def _tally_line(session: Session, case: RecountCase, view: CaseView) -> TallyLin
         return None
     choices = summary.choices
     totals = {c: 0 for c in choices}
-    for sheet in state.counted.values():
+    for counted in state.counted.values():
         for c in choices:
-            totals[c] += int(sheet.counts.get(c, 0))
+            totals[c] += int(counted.counts.get(c, 0))
     disagreeing = {d.unit for d in summary.disagreements}
     units = []
     for unit in summary.units:
@@ -215,7 +215,7 @@ def observer_state(services: Services, token: str) -> tuple[Lookup, ObserverStat
     now = services.now()
     with services.db.read() as session:
         found, row = _find(session, token, now)
-        if found.state is not LinkState.FOUND:
+        if found.state is not LinkState.FOUND or row is None:  # FOUND comes with its row
             return found, None
         case = load_case(session, row.case_id)
         view = case_view_of(session, case)  # the card's own queries
@@ -240,7 +240,7 @@ def certificate_for_observers(services: Services, token: str, certificate_id: in
     now = services.now()
     with services.db.read() as session:
         found, row = _find(session, token, now)
-        if found.state is not LinkState.FOUND:
+        if found.state is not LinkState.FOUND or row is None:  # FOUND comes with its row
             return found, None
         certificate = session.get(Certificate, certificate_id)
         if certificate is None or certificate.case_id != row.case_id:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from pydantic import ValidationError
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
@@ -36,8 +37,8 @@ def ensure_workspace(session: Session, team_id: str, *, name: str = "", actor: s
                 workspace = Workspace(slack_team_id=team_id, name=name, settings=OfficeSettings().stored())
                 session.add(workspace)
                 session.flush()
-        except IntegrityError:
-            return session.scalar(select(Workspace).where(Workspace.slack_team_id == team_id))
+        except IntegrityError:  # the other request's workspace: it is there
+            return session.execute(select(Workspace).where(Workspace.slack_team_id == team_id)).scalar_one()
         audit.append(session, actor=actor, action="workspace.created", entity="workspace", entity_id=workspace.id,
                      after={"slack_team_id": team_id, "name": name}, workspace_id=workspace.id)
     return workspace
@@ -140,7 +141,7 @@ def update_settings(services: Services, *, team_id: str, actor: str, actor_role:
         before = OfficeSettings.of(workspace.settings)
         try:
             after = OfficeSettings.model_validate({**before.stored(), **changes})
-        except Exception as exc:  # pydantic's ValidationError: name the setting and the allowed values
+        except ValidationError as exc:  # name the setting and the allowed values
             raise UserError(f"Not a valid setting: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}") from None
         workspace.settings = after.stored()
         audit.append(session, actor=actor, action="settings.updated", entity="workspace", entity_id=workspace.id,

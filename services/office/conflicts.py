@@ -71,7 +71,7 @@ def instead(others: tuple[str, ...], *, what: str = "do it") -> Message:
 def authorize_step(session: Session, case: RecountCase, actor: str, step: CaseStep) -> None:
     """Denied, naming who may instead, when `actor` is a candidate in the case's contest or its requester."""
     check = step_check(session, case, actor)
-    if check.allowed:
+    if check.conflict is None:  # allowed: StepCheck.allowed is "no conflict"
         return
     raise Denied(words(f"You are {check.conflict.describe()}: you may not {step.value} {case.contest.name}; "
                        "another official must (conflict of interest). ", instead(check.others)))
@@ -101,8 +101,8 @@ def _choices_named(session: Session, workspace_id: int, choice: str, contest: st
     found = [c for c in session.scalars(query) if c.name.casefold() == folded]
     if contest:
         wanted = contest.strip().casefold()
-        exact = [c for c in found if session.get(Contest, c.contest_id).name.casefold() == wanted]
-        found = exact or [c for c in found if wanted in session.get(Contest, c.contest_id).name.casefold()]
+        exact = [c for c in found if session.get_one(Contest, c.contest_id).name.casefold() == wanted]
+        found = exact or [c for c in found if wanted in session.get_one(Contest, c.contest_id).name.casefold()]
     return found
 
 
@@ -121,18 +121,18 @@ def record_candidate(services: Services, *, team_id: str, actor: str, actor_role
                             "on the survey of returns.", field="choice")
         contests = {c.contest_id for c in found}
         if len(contests) > 1:
-            names = ", ".join(f"“{session.get(Contest, c).name}”" for c in sorted(contests))
+            names = ", ".join(f"“{session.get_one(Contest, c).name}”" for c in sorted(contests))
             raise UserError(f"“{echoed(choice)}” is a candidate in several contests ({names}): add the contest, like "
                             f"`/recount admin candidate @person \"{echoed(choice)}\" \"contest\"`.", field="contest")
         row = found[0]
-        contest_row = session.get(Contest, row.contest_id)
+        contest_row = session.get_one(Contest, row.contest_id)
         existing = session.scalar(select(CandidateUser).where(CandidateUser.contest_id == row.contest_id,
                                                               CandidateUser.slack_user_id == user_id))
         if existing is not None and existing.choice_id == row.id:
             return Candidacy(user_id, contest_row.name, row.name), False
         before = None
         if existing is not None:
-            before = {"choice": session.get(Choice, existing.choice_id).name}
+            before = {"choice": session.get_one(Choice, existing.choice_id).name}
             existing.choice_id, existing.recorded_by = row.id, actor
         else:
             session.add(CandidateUser(workspace_id=workspace.id, contest_id=row.contest_id, choice_id=row.id,
@@ -155,8 +155,8 @@ def remove_candidate(services: Services, *, team_id: str, actor: str, actor_role
                                                                 CandidateUser.slack_user_id == user_id)))
         for row in rows:
             audit.append(session, actor=actor, action="candidate.removed", entity="membership", entity_id=user_id,
-                         before={"contest": session.get(Contest, row.contest_id).name,
-                                 "choice": session.get(Choice, row.choice_id).name}, after=None,
+                         before={"contest": session.get_one(Contest, row.contest_id).name,
+                                 "choice": session.get_one(Choice, row.choice_id).name}, after=None,
                          workspace_id=workspace.id, at=services.now())
             session.delete(row)
         return len(rows)

@@ -35,6 +35,7 @@ REFUSAL_FIELD = {
 class RequestRefused(UserError):
     def __init__(self, message: str, *, field: str, decision: dict) -> None:
         super().__init__(message, field=field)
+        self.refused_field = field  # always one: the field the core's reason is about
         self.decision = decision
 
 
@@ -89,7 +90,7 @@ def _field_for(decision: dict) -> str:
 def refusal_errors(refused: RequestRefused) -> dict[str, str]:
     """Every problem the core found, by the field it belongs on: the reason (the first problem, as the core
     words it) on its field, each further problem on its own (one field may collect several)."""
-    errors = {refused.field: refused.message}
+    errors = {refused.refused_field: refused.message}
     for problem in refused.decision.get("numbers", {}).get("problems", [])[1:]:
         field = _problem_field(problem["outcome"], problem.get("problem", ""))
         text = problem.get("problem", "")

@@ -106,8 +106,8 @@ def _open_automatic_case(session: Session, *, workspace_id: int, election: Elect
                 verdict=to_jsonable(decision))
             session.add(case)
             session.flush()
-    except IntegrityError:
-        return session.scalar(select(RecountCase.id).where(RecountCase.contest_id == contest.id)), False
+    except IntegrityError:  # the concurrent check's case: it is there
+        return session.execute(select(RecountCase.id).where(RecountCase.contest_id == contest.id)).scalar_one(), False
 
     completion = automatic_recount_deadline(election.election_date, rollover=settings.completion_rollover,
                                             calendar=settings.calendar)
@@ -145,8 +145,8 @@ def check(services: Services, *, team_id: str, actor: str, settings: OfficeSetti
                 names = ", ".join(names.split(", ")[:8])
                 raise NotFound(f"No contest called “{echoed(contest_name)}” in {_joined([e.name for e, _ in day])}. "
                                f"Contests: {names}.")
-            election, version, contest = found[0]
-            day, wanted = [(election, version)], [contest.id]
+            election, version, named = found[0]
+            day, wanted = [(election, version)], [named.id]
         verdicts, undecided = [], []
         for election, version in day:
             checked, undecided_here = [], []

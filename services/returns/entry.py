@@ -155,7 +155,7 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
         # SQLite's BEGIN IMMEDIATE already serialises writers.
         session.execute(select(Election.id).where(Election.id == election.id).with_for_update())
     else:
-        new = target.new_election
+        new = target.required_new_election()
         same = session.scalar(select(Election).join(LocalGovernment).where(
             LocalGovernment.workspace_id == workspace.id, Election.election_date == new.election_date,
             func.lower(Election.name) == new.name.lower()))
@@ -166,7 +166,8 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
                                                actor)
         election = find_or_create_election(session, government, new.name, new.election_date, actor, services.now())
     previous = latest_version(session, election.id)
-    if (previous.number if previous else 0) != entry.based_on:
+    based_on = previous.number if previous else 0
+    if based_on != entry.based_on:
         raise stale(previous) if previous else UserError("The returns this form was built on are gone; reopen it.")
 
     if target.contest_id is not None:
@@ -180,7 +181,7 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
         choice_ids = dict(zip(choices, entry.choice_ids))
         rules_kind = ContestKind(contest.kind)
     else:
-        new_contest = target.new_contest
+        new_contest = target.required_new_contest()
         clash = next((c for c in contests_of(session, election.id)
                       if c.name.casefold() == new_contest.name.casefold()), None)
         if clash is not None:
@@ -208,7 +209,7 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
                         f"({CORRECTION_CITATION}); ask one to make this correction.")
     if correction and not reason:
         errors["reason"] = (f"A correction needs its reason: the finding it rests on ({CORRECTION_CITATION}). "
-                            f"Version {previous.number} stays on the record.")
+                            f"Version {based_on} stays on the record.")
     if errors:
         raise FormErrors(errors)
 
@@ -224,7 +225,7 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
                              votes_by_unit={**before_by_name, entry.unit: new_unit})
     changes = tuple(diff_contests(old_rules, new_rules))
     if correction and not changes:
-        raise FormErrors({choice_field(0): f"These are the returns already recorded (version {previous.number}); "
+        raise FormErrors({choice_field(0): f"These are the returns already recorded (version {based_on}); "
                                            "change a count, or cancel."})
 
     if contest is None:
@@ -254,6 +255,6 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
     case_id = session.scalar(select(RecountCase.id).where(RecountCase.contest_id == contest.id))
     return EntryResult(
         election_name=election.name, contest_id=contest.id, contest_name=contest.name, unit=entry.unit,
-        version=version.number, supersedes=previous.number if correction else None, correction=correction,
+        version=version.number, supersedes=based_on if correction else None, correction=correction,
         reason=reason, evidence=evidence, choices=choices, before=old_unit,
         after=new_unit, changes=changes, citation=CORRECTION_CITATION if correction else None, case_id=case_id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -95,7 +95,8 @@ def pick_form(services: Services, *, team_id: str, election_id: int | None | str
         if election_id == "latest":
             selected = elections[0].id if elections else None
         else:
-            selected = election_id if any(e.id == election_id for e in elections) else None
+            selected = election_id if isinstance(election_id, int) and any(e.id == election_id for e in elections) \
+                else None
         contests = tuple(ContestChoice(c.id, c.name) for c in contests_of(session, selected)) if selected else ()
         return PickForm(
             elections=tuple(ElectionChoice(e.id, e.name, e.election_date, e.local_government.name) for e in elections),
@@ -126,6 +127,18 @@ class Target:
     new_election: NewElection | None = None
     contest_id: int | None = None
     new_contest: NewContest | None = None
+
+    def required_new_election(self) -> NewElection:
+        """The new election of a target that names no stored one (resolve_target makes one or the other)."""
+        if self.new_election is None:
+            raise ValueError("a target names a stored election or a new one")
+        return self.new_election
+
+    def required_new_contest(self) -> NewContest:
+        """The new contest of a target that names no stored one."""
+        if self.new_contest is None:
+            raise ValueError("a target names a stored contest or a new one")
+        return self.new_contest
 
 
 def form_name(raw: str | None, field: str, what: str, errors: dict[str, str]) -> str:
@@ -190,7 +203,8 @@ def resolve_target(
         known = {e.id: e for e in elections_of(session, workspace.id)}
         stored_election: Election | None = None
         new_election: NewElection | None = None
-        if election in (None, "", NEW):
+        new_election_chosen = not election or election == NEW
+        if not election or election == NEW:
             name = form_name(election_name, "election_name", "election's name", errors)
             date = None
             try:
@@ -217,8 +231,8 @@ def resolve_target(
 
         stored_contest: Contest | None = None
         new_contest: NewContest | None = None
-        if election in (None, "", NEW) or contest in (None, "", NEW):
-            if contest in (None, "") and stored_election is not None and contests_of(session, stored_election.id):
+        if new_election_chosen or not contest or contest == NEW:
+            if not contest and stored_election is not None and contests_of(session, stored_election.id):
                 errors["contest"] = "Choose a contest, or “New contest…”."
             else:
                 name = form_name(contest_name, "contest_name", "contest's name", errors)
@@ -227,10 +241,10 @@ def resolve_target(
                 count = _seats(seats, errors)
                 names = _choices(choices, errors)
                 if stored_election is not None and name:
-                    clash = next((c for c in contests_of(session, stored_election.id)
-                                  if c.name.casefold() == name.casefold()), None)
-                    if clash is not None:
-                        errors["contest_name"] = f"{clash.name} is already a contest of " \
+                    same = next((c for c in contests_of(session, stored_election.id)
+                                 if c.name.casefold() == name.casefold()), None)
+                    if same is not None:
+                        errors["contest_name"] = f"{same.name} is already a contest of " \
                                                  f"{stored_election.name}; " \
                                                  "choose it in the list of contests."
                 new_contest = NewContest(name, kind or "", count, names)
@@ -245,6 +259,14 @@ def resolve_target(
 
 
 # ------------------------------------------------------------------ step 2: the counts
+class _Stamp(NamedTuple):
+    """The latest version an entry form is built on: its number (0: none yet), by whom, when."""
+
+    version: int
+    version_by: str | None
+    version_at: dt.datetime | None
+
+
 @dataclass(frozen=True)
 class EntryForm:
     """What the second step shows, and what its submission must still find to be accepted."""
@@ -287,21 +309,21 @@ def entry_form(services: Services, *, team_id: str, target: Target, unit: str | 
         workspace = ensure_workspace(session, team_id)
         election = require_election(session, workspace.id, target.election_id) if target.election_id else None
         previous = latest_version(session, election.id) if election else None
-        stamp = dict(version=previous.number if previous else 0, version_by=previous.created_by if previous else None,
-                     version_at=previous.created_at if previous else None)
+        stamp = (_Stamp(previous.number, previous.created_by, previous.created_at) if previous
+                 else _Stamp(0, None, None))
         if election is None:
             new = target.new_election
             if new is None or target.new_contest is None:
                 raise ValueError("a target without a stored election names a new election and a new contest")
             return EntryForm(target, new.name, new.election_date, target.new_contest.name, target.new_contest.kind,
                              target.new_contest.seats, target.new_contest.choices, (), (), WHOLE_CONTEST, None,
-                             **stamp)
+                             *stamp)
         if target.contest_id is None:
-            contest = target.new_contest
-            if contest is None:
+            new_contest = target.new_contest
+            if new_contest is None:
                 raise ValueError("a target names a stored contest or a new one")
-            return EntryForm(target, election.name, election.election_date, contest.name, contest.kind,
-                             contest.seats, contest.choices, (), (), WHOLE_CONTEST, None, **stamp)
+            return EntryForm(target, election.name, election.election_date, new_contest.name, new_contest.kind,
+                             new_contest.seats, new_contest.choices, (), (), WHOLE_CONTEST, None, *stamp)
         contest = session.get(Contest, target.contest_id)
         if contest is None or contest.election_id != election.id:
             raise UserError("That contest is not in this election any more; start again.", field="contest")
@@ -317,7 +339,7 @@ def entry_form(services: Services, *, team_id: str, target: Target, unit: str | 
         current = {names[cid]: votes for cid, votes in by_unit[chosen].items()} if units else None
         return EntryForm(target, election.name, election.election_date, contest.name, contest.kind, contest.seats,
                          tuple(c.name for c in choices), tuple(c.id for c in choices), units, chosen, current,
-                         **stamp)
+                         *stamp)
 
 
 def form_for_command(services: Services, *, team_id: str, contest_name: str | None

@@ -53,6 +53,12 @@ class UploadTarget:
     election_id: int | None = None
     new_election: NewElection | None = None
 
+    def required_new_election(self) -> NewElection:
+        """The new election of a target that names no stored one (resolve_target makes one or the other)."""
+        if self.new_election is None:
+            raise ValueError("an upload target names a stored election or a new one")
+        return self.new_election
+
 
 @dataclass(frozen=True)
 class Reading:
@@ -102,7 +108,7 @@ def resolve_target(services: Services, *, team_id: str, election: str | None, el
     with services.db.read() as session:
         workspace = ensure_workspace(session, team_id)
         known = {e.id: e for e in elections_of(session, workspace.id)}
-        if election not in (None, "", NEW):
+        if election and election != NEW:
             if not election.isdigit() or int(election) not in known:
                 raise FormErrors({"election": "That election is not one of this office's; choose another."})
             return UploadTarget(election_id=int(election))
@@ -125,7 +131,7 @@ def resolve_target(services: Services, *, team_id: str, election: str | None, el
             if clash is not None:
                 errors["election_name"] = (f"{clash.name} on {date.isoformat()} already exists; choose it in "
                                            "the list of elections.")
-        if errors:
+        if errors or date is None:  # no date is one of the errors
             raise FormErrors(errors)
         return UploadTarget(new_election=NewElection(name, date, government, body))
 
@@ -189,7 +195,7 @@ def _same(parsed: Mapping, stored: Mapping) -> bool:
 def _election_of(session: Session, workspace_id: int, target: UploadTarget) -> Election | None:
     if target.election_id is not None:
         return require_election(session, workspace_id, target.election_id)
-    new = target.new_election
+    new = target.required_new_election()
     return session.scalar(select(Election).join(LocalGovernment).where(
         LocalGovernment.workspace_id == workspace_id, Election.election_date == new.election_date,
         func.lower(Election.name) == new.name.lower(),
@@ -210,7 +216,7 @@ def preview(services: Services, *, team_id: str, target: UploadTarget, file_name
         if election is not None:
             name, date, government = election.name, election.election_date, election.local_government.name
         else:
-            new = target.new_election
+            new = target.required_new_election()
             name, date, government = new.name, new.election_date, new.local_government
     in_file = {c.name for c in returns.contests}
     changed = tuple(c.name for c in returns.contests
@@ -301,14 +307,14 @@ def _save(session: Session, services: Services, *, team_id: str, actor: str, may
     previous = latest_version(session, election.id) if election is not None else None
     number = previous.number if previous else 0
 
-    def unchanged(already: bool) -> Saved:
+    def unchanged(election: Election, already: bool) -> Saved:
         return Saved(election.id, election.name, election.election_date, number, False, already,
                      len(returns.contests), (), (), file_name, returns.source_format, sha256, verdicts,
                      returns.notes, ())
 
     if number != based_on:
-        if previous is not None and previous.source_sha256 == sha256:
-            return unchanged(already=True)
+        if election is not None and previous is not None and previous.source_sha256 == sha256:
+            return unchanged(election, already=True)
         if previous is None:
             raise UserError("The returns this preview was built on are gone; attach the file again.")
         raise stale(previous)
@@ -324,15 +330,14 @@ def _save(session: Session, services: Services, *, team_id: str, actor: str, may
         name, date, government, body = (election.name, election.election_date, election.local_government.name,
                                         None)
     else:
-        new = target.new_election
+        new = target.required_new_election()
         name, date, government, body = new.name, new.election_date, new.local_government, new.governing_body
     result: ImportResult = import_returns(
         services, team_id=team_id, returns=returns, election_name=name, election_date=date,
         local_government=government, governing_body=body, source_name=file_name, source_bytes=data, actor=actor)
+    stored = session.get_one(Election, result.election_id)  # import_returns found or made it
     if not result.new_version:
-        election = session.get(Election, result.election_id)
-        return unchanged(already=False)
-    stored = session.get(Election, result.election_id)
+        return unchanged(stored, already=False)
     case_ids = tuple(session.scalars(
         select(RecountCase.id).join(Contest, Contest.id == RecountCase.contest_id)
         .where(Contest.election_id == stored.id, Contest.name.in_(changed)).order_by(RecountCase.id))) \
