@@ -18,7 +18,7 @@ from handlers.blocks.canvass_modal import canvass_modal
 from handlers.blocks.common import day, esc
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Block, View
-from handlers.interaction import Interaction
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.slack_text import mention
 from handlers.subcommands import SUBCOMMANDS
@@ -85,9 +85,7 @@ def submit_canvass(ix: Interaction) -> None:
         result = canvass.set_canvass_date(ix.services, team_id=ix.team_id, canvass_date=picked,
                                           actor=ix.user_id, settings=ix.member.settings, election_id=election_id)
     except UserError as exc:
-        if exc.field != "canvass_date":
-            raise
-        ix.ack(response_action="errors", errors={Block.CANVASS_DATE.value: exc.message})
+        field_errors(ix, exc, {"canvass_date": Block.CANVASS_DATE})
         return
     ix.ack()
     ix.channel_id = meta.get("channel_id")

@@ -11,7 +11,7 @@ from handlers.blocks.completion_modals import delivery_modal
 from handlers.blocks.recount_report import certificate_link_line
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Action, Block, View
-from handlers.interaction import Interaction
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.slack_text import mention
 from handlers.view_state import metadata_of, moment_picked, selected, typed
@@ -76,10 +76,7 @@ def submit_delivery(ix: Interaction) -> None:
                                        certificate_id=int(meta["certificate_id"]), delivered_at=delivered_at,
                                        delivered_by=delivered_by, method=method, details=details, actor=ix.user_id)
     except UserError as exc:
-        block = DELIVERY_FIELDS.get(exc.field or "")
-        if block is None:
-            raise
-        ix.ack(response_action="errors", errors={block.value: exc.message})
+        field_errors(ix, exc, DELIVERY_FIELDS)
         return
     ix.ack()
     case = cases.case_view(ix.services, result.case_id, workspace_id=workspace_id)

@@ -20,7 +20,7 @@ from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.completion import upload_certificates
 from handlers.cost import letter_signer
 from handlers.ids import Action, Block, View
-from handlers.interaction import Interaction
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.slack_text import mention
 from handlers.view_state import metadata_of, moment_picked, selected, typed, value_of
@@ -127,13 +127,8 @@ def submit_lot(ix: Interaction) -> None:
     try:
         recorded = lots.record_lot(ix.services, workspace_id=workspace_id, case_id=case_id, data=data,
                                    actor=ix.user_id)
-    except UserError as exc:
-        block = FIELDS.get(exc.field or "")
-        if exc.field == "notices" and tied:
-            block = f"{Block.LOT_NOTICE_AT_PREFIX.value}0"
-        if block is None:
-            raise
-        ix.ack(response_action="errors", errors={getattr(block, "value", block): exc.message})
+    except UserError as exc:  # a refusal about the notices goes on the first tied candidate's
+        field_errors(ix, exc, {**FIELDS, **({"notices": f"{Block.LOT_NOTICE_AT_PREFIX.value}0"} if tied else {})})
         return
     ix.ack()
     case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)

@@ -8,7 +8,7 @@ from handlers.blocks.common import denver, esc
 from handlers.blocks.money_returned_modal import money_returned_modal
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Action, Block, View
-from handlers.interaction import Interaction
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.slack_text import mention
 from handlers.view_state import case_form, moment_picked, selected, typed
@@ -80,10 +80,7 @@ def submit_money_returned(ix: Interaction) -> None:
             returned_at=returned_at, returned_by=returned_by,
             method=method, reference=reference, actor=ix.user_id)
     except UserError as exc:
-        block = FIELDS.get(exc.field or "")
-        if block is None:
-            raise
-        ix.ack(response_action="errors", errors={block.value: exc.message})
+        field_errors(ix, exc, FIELDS)
         return
     ix.ack()
     case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)

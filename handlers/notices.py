@@ -6,7 +6,7 @@ from handlers.blocks.common import denver, esc
 from handlers.blocks.notice_modal import notice_modal
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Action, Block, View
-from handlers.interaction import Interaction
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.slack_text import mention
 from handlers.view_state import metadata_of, moment_picked, selected, typed
@@ -56,10 +56,7 @@ def submit_notice(ix: Interaction) -> None:
                                      given_by=given_by, method=method, given_at=given_at, details=details,
                                      actor=ix.user_id)
     except UserError as exc:
-        block = FIELD_BLOCKS.get(exc.field or "")
-        if block is None:
-            raise
-        ix.ack(response_action="errors", errors={block.value: exc.message})
+        field_errors(ix, exc, FIELD_BLOCKS)
         return
     ix.ack()
     notice = result.notice
