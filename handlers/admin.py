@@ -8,7 +8,7 @@ import re
 from slack_sdk.errors import SlackApiError
 
 from handlers.interaction import Interaction
-from handlers.slack_text import channel_link, echo, esc, mention, outgoing
+from handlers.slack_text import channel_link, esc, mention, outgoing
 from handlers.subcommands import SUBCOMMANDS, split_args
 from rules.deadlines import CompletionRollover
 from rules.margin import MultiSeatRule
@@ -16,6 +16,7 @@ from services.documents.glyphs import ensure_printable
 from services.errors import UserError
 from services.office import access, conflicts
 from services.office.office_settings import DEFAULT_OFFICIAL_TITLE
+from services.wording import echoed
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.admin")
@@ -49,7 +50,7 @@ def _channel(token: str) -> str | None:
         return None
     match = CHANNEL.match(token)
     if not match:
-        raise UserError(f"“{echo(token)}” is not a channel: type # and pick the channel from Slack's list, like "
+        raise UserError(f"“{echoed(token)}” is not a channel: type # and pick the channel from Slack's list, like "
                         "`/recount admin setting approvals-channel #recount-approvals`.")
     return match.group(1) or match.group(2)
 
@@ -57,7 +58,7 @@ def _channel(token: str) -> str | None:
 def _user(token: str) -> str:
     match = USER.match(token)
     if not match:
-        raise UserError(f"“{echo(token)}” is not a person: mention them, like @jane.")
+        raise UserError(f"“{echoed(token)}” is not a person: mention them, like @jane.")
     return match.group(1) or match.group(2)
 
 
@@ -96,7 +97,7 @@ def admin_command(ix: Interaction, args: str) -> None:
         user = _user(words[1])
         wanted = words[2].lower()
         if wanted not in {r.value for r in Role} | {"none"}:
-            raise UserError(f"“{echo(words[2])}” is not a role: official, staff, viewer or none.")
+            raise UserError(f"“{echoed(words[2])}” is not a role: official, staff, viewer or none.")
         role = None if wanted == "none" else Role(wanted)
         before, after = access.set_role(ix.services, team_id=ix.team_id, actor=ix.user_id, actor_role=ix.role,
                                         user_id=user, role=role)
@@ -138,7 +139,7 @@ def admin_command(ix: Interaction, args: str) -> None:
     if what == "setting" and len(words) == 3 and words[1] in SETTINGS:
         field, allowed = SETTINGS[words[1]]
         if words[2] not in allowed:
-            raise UserError(f"{esc(words[1])} must be one of: {', '.join(allowed)}.")
+            raise UserError(f"{echoed(words[1])} must be one of: {', '.join(allowed)}.")
         settings = access.update_settings(ix.services, team_id=ix.team_id, actor=ix.user_id, actor_role=ix.role,
                                           changes={field: words[2]})
         ix.tell(f"{words[1]} is now {getattr(settings, field).value}. Recorded in the audit log; it applies to "
@@ -152,7 +153,7 @@ def _closed_day(ix: Interaction, date_text: str, name: str) -> None:
     try:
         day = dt.date.fromisoformat(date_text)
     except ValueError:
-        raise UserError(f"“{echo(date_text)}” is not a date: write it as YYYY-MM-DD, like "
+        raise UserError(f"“{echoed(date_text)}” is not a date: write it as YYYY-MM-DD, like "
                         "`/recount admin closed-day 2026-11-27 Day of prayer`.", field="date") from None
     remove = name.strip().lower() in NO_CHANNEL
     changed = access.set_appointed_holiday(ix.services, team_id=ix.team_id, actor=ix.user_id, actor_role=ix.role,
@@ -196,7 +197,7 @@ def _signer(ix: Interaction, key: str, value: str) -> None:
         new = None if field == "official_name" else DEFAULT_OFFICIAL_TITLE
     else:
         new = value
-        ensure_printable([(f"the official's {key.split('-')[1]}", new)], what=f"The {key} “{echo(new)}”",
+        ensure_printable([(f"the official's {key.split('-')[1]}", new)], what=f"The {key} “{echoed(new)}”",
                          consequence="Nothing changed.")
     if getattr(ix.member.settings, field) == new:
         ix.tell(f"{key} is already {esc(new) if new else 'unset'}; nothing changed.")

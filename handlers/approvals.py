@@ -19,13 +19,14 @@ import logging
 from slack_sdk.errors import SlackApiError
 
 from handlers.blocks.common import esc, message_modal
-from handlers.blocks.request_modal import TITLE, decision_modal, metadata_of
+from handlers.blocks.request_modal import TITLE, decision_modal
 from handlers.cards import as_one_unit, post_case_card, post_in_thread
-from handlers.ids import Action, Block, View, value_of
-from handlers.interaction import Interaction
+from handlers.ids import Action, Block, View
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.requests import permalink, post_in_request_thread, refresh_request_card
-from handlers.slack_text import channel_link, link, mention
+from handlers.slack_text import channel_link, link, mention, said
+from handlers.view_state import metadata_of, typed
 from services.conduct import cases
 from services.errors import UserError
 from services.requests import decision as request_decision
@@ -61,7 +62,7 @@ def _open(ix: Interaction, *, approve: bool) -> None:
         decider = request_decision.check_decider(ix.services, team_id=ix.team_id, request_id=request_id,
                                                  actor=ix.user_id)
     except AlreadyDecided as exc:
-        ix.tell(exc.message)
+        ix.tell(said(exc.words))
         # The card still showed the buttons: its edit must have failed. Show the decision now.
         refresh_request_card(ix.services, request_service.request_view(ix.services, request_id,
                                                                        workspace_id=ix.member.workspace_id))
@@ -75,26 +76,23 @@ def _open(ix: Interaction, *, approve: bool) -> None:
 def submit_decision(ix: Interaction) -> None:
     view = ix.body["view"]
     meta = metadata_of(view)
-    note = (value_of(view.get("state", {}), Block.REQUEST_NOTE).get("value") or "").strip()
+    note = typed(view.get("state", {}), Block.REQUEST_NOTE)
     if not note:
         ix.ack(response_action="errors", errors={Block.REQUEST_NOTE.value: "Add a note explaining the decision."})
         return
     approve = bool(meta.get("a"))
     # Only in the form of an official who entered the request (no one else in the office may decide it).
-    own_reason = value_of(view.get("state", {}), Block.REQUEST_OWN_REASON).get("value")
+    own_reason = typed(view.get("state", {}), Block.REQUEST_OWN_REASON) or None
     try:
         request = request_decision.decide_request(ix.services, team_id=ix.team_id, request_id=int(meta["r"]),
                                                   actor=ix.user_id, approve=approve, note=note,
                                                   settings=ix.member.settings, own_entry_reason=own_reason)
     except AlreadyDecided as exc:
         # Someone decided first: their decision stands (and their edit shows it on the card).
-        ix.ack(response_action="update", view=message_modal(TITLE, exc.message))
+        ix.ack(response_action="update", view=message_modal(TITLE, said(exc.words)))
         return
-    except UserError as exc:
-        block = {"note": Block.REQUEST_NOTE.value, OWN_REASON_FIELD: Block.REQUEST_OWN_REASON.value}.get(exc.field)
-        if block is None or block not in {b.get("block_id") for b in view.get("blocks", [])}:
-            raise  # Denied, NotFound, a case already open: the modal tells it
-        ix.ack(response_action="errors", errors={block: exc.message})
+    except UserError as exc:  # Denied, NotFound, a case already open: the modal tells it
+        field_errors(ix, exc, {"note": Block.REQUEST_NOTE, OWN_REASON_FIELD: Block.REQUEST_OWN_REASON})
         return
     # Queued before the answer: if the outbox cannot take the rows, the decision is undone and the modal, still
     # open, says nothing was saved.

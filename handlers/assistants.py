@@ -8,21 +8,13 @@ import re
 from handlers.blocks.assistant_modal import NO, YES, assistants_modal, finding_line
 from handlers.blocks.common import esc
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.conduct_common import (
-    after_modal,
-    case_number,
-    clicked_case,
-    field_errors,
-    metadata_case,
-    open_modal,
-    selected,
-    text_of_block,
-)
-from handlers.ids import Action, Block, View, value_of
-from handlers.interaction import Interaction
+from handlers.conduct_common import after_modal, case_number, clicked_case, metadata_case, open_modal
+from handlers.ids import Action, Block, View
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.slack_text import mention
 from handlers.subcommands import SUBCOMMANDS
+from handlers.view_state import selected, typed, value_of
 from rules.money import money
 from rules.statute import cite
 from services.conduct import assistants, cases
@@ -45,7 +37,7 @@ def register(registry: Registry) -> None:
 def _open(ix: Interaction, case_id: int, again: str) -> None:
     case = cases.case_view(ix.services, case_id, workspace_id=ix.member.workspace_id)
     if case.conduct.completed:
-        raise UserError(f"The recount of {esc(case.contest)} (case #{case.id}) is complete; its assistants can no "
+        raise UserError(f"The recount of {case.contest} (case #{case.id}) is complete; its assistants can no "
                         "longer change.")
     open_modal(ix, assistants_modal(case, case.conduct.assistants), again)
 
@@ -57,7 +49,7 @@ def one_open_case(ix: Interaction, usage: str) -> int:
         raise UserError("No recount case is open in this office.")
     if len(found) > 1:
         raise UserError(f"Which recount? `{usage}` with its number: "
-                        + "; ".join(f"#{case_id} {esc(contest)}" for case_id, contest in found) + ".")
+                        + "; ".join(f"#{case_id} {contest}" for case_id, contest in found) + ".")
     return found[0][0]
 
 
@@ -98,12 +90,12 @@ def submit_assistants(ix: Interaction) -> None:
     # Slack sends every input of the form (an untouched one with its initial value); without the block, the
     # list is left as it is.
     shown = Block.ABSTRACT_PREPARERS.value in state.get("values", {})
-    preparers = (value_of(state, Block.ABSTRACT_PREPARERS).get("value") or "").splitlines() if shown else None
-    name = text_of_block(state, Block.ASSISTANT_NAME)
+    preparers = typed(state, Block.ABSTRACT_PREPARERS).splitlines() if shown else None
+    name = typed(state, Block.ASSISTANT_NAME)
     capacity = selected(state, Block.ASSISTANT_CAPACITY)
-    replaces = text_of_block(state, Block.ASSISTANT_REPLACES)
-    raw_days = text_of_block(state, Block.ASSISTANT_DAYS)
-    raw_pay = text_of_block(state, Block.ASSISTANT_PAY)
+    replaces = typed(state, Block.ASSISTANT_REPLACES)
+    raw_days = typed(state, Block.ASSISTANT_DAYS)
+    raw_pay = typed(state, Block.ASSISTANT_PAY)
     on_body = bool(value_of(state, Block.ASSISTANT_FLAGS).get("selected_options"))
     qualified, served = _yes_no(state, Block.ASSISTANT_QUALIFIED), _yes_no(state, Block.ASSISTANT_SERVED)
     given = any([name, capacity, replaces, raw_days, raw_pay, on_body, qualified is not None, served is not None])

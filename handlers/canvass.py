@@ -10,7 +10,6 @@ it moves the legal deadline of every requested recount of the election at once.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import logging
 
 from slack_sdk.errors import SlackApiError
@@ -18,16 +17,18 @@ from slack_sdk.errors import SlackApiError
 from handlers.blocks.canvass_modal import canvass_modal
 from handlers.blocks.common import day, esc
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.ids import Block, View, value_of
-from handlers.interaction import Interaction
+from handlers.ids import Block, View
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
-from handlers.slack_text import echo, mention
+from handlers.slack_text import mention
 from handlers.subcommands import SUBCOMMANDS
+from handlers.view_state import date_picked, metadata_of, selected
 from rules.statute import cite
 from services.conduct import cases
 from services.errors import UserError
 from services.returns import canvass
 from services.returns.canvass import CanvassRecorded
+from services.wording import echoed
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.canvass")
@@ -42,7 +43,7 @@ def _parse(text: str) -> dt.date:
     try:
         return dt.date.fromisoformat(text.strip())
     except ValueError:
-        raise UserError(f"“{echo(text.strip())}” is not a date: write the canvass date as YYYY-MM-DD, e.g. "
+        raise UserError(f"“{echoed(text.strip())}” is not a date: write the canvass date as YYYY-MM-DD, e.g. "
                         "`/recount canvass 2026-11-09`.") from None
 
 
@@ -72,21 +73,19 @@ def canvass_command(ix: Interaction, args: str) -> None:
 @as_one_unit
 def submit_canvass(ix: Interaction) -> None:
     view = ix.body["view"]
-    meta = json.loads(view.get("private_metadata") or "{}")
+    meta = metadata_of(view)
     state = view.get("state", {})
-    chosen = (value_of(state, Block.CANVASS_ELECTION).get("selected_option") or {}).get("value")
-    election_id = int(chosen) if chosen else int(meta["election_id"])
-    picked = value_of(state, Block.CANVASS_DATE).get("selected_date")
-    if not picked:
+    chosen = selected(state, Block.CANVASS_ELECTION)
+    election_id = int(chosen) if chosen and chosen.isdigit() else int(meta["election_id"])
+    picked = date_picked(state, Block.CANVASS_DATE)
+    if picked is None:
         ix.ack(response_action="errors", errors={Block.CANVASS_DATE.value: "Choose the canvass date."})
         return
     try:
-        result = canvass.set_canvass_date(ix.services, team_id=ix.team_id, canvass_date=dt.date.fromisoformat(picked),
+        result = canvass.set_canvass_date(ix.services, team_id=ix.team_id, canvass_date=picked,
                                           actor=ix.user_id, settings=ix.member.settings, election_id=election_id)
     except UserError as exc:
-        if exc.field != "canvass_date":
-            raise
-        ix.ack(response_action="errors", errors={Block.CANVASS_DATE.value: exc.message})
+        field_errors(ix, exc, {"canvass_date": Block.CANVASS_DATE})
         return
     ix.ack()
     ix.channel_id = meta.get("channel_id")

@@ -8,16 +8,11 @@ the notice of it, as a letter ready to send. This module holds what the three sh
 """
 from __future__ import annotations
 
-import datetime as dt
-import json
-
 from handlers.blocks.common import denver
-from handlers.ids import Block, value_of
 from handlers.interaction import Interaction
 from handlers.slack_text import mention
 from services.conduct import cases
 from services.conduct.cases import CaseView
-from services.errors import UserError
 
 AUTOMATIC = ("This is an automatic recount: the governing body pays for it (C.R.S. 1-13.5-1306(1)); there is no "
              "cost to determine or collect from anyone.")
@@ -36,37 +31,3 @@ def clicked_case(ix: Interaction) -> CaseView | None:
     return case
 
 
-def submitted(ix: Interaction) -> tuple[dict, int]:
-    view = ix.body["view"]
-    return view.get("state", {}), int(json.loads(view.get("private_metadata") or "{}")["case_id"])
-
-
-def text_of_block(state: dict, block: Block) -> str:
-    return (value_of(state, block).get("value") or "").strip()
-
-
-def date_of_block(state: dict, block: Block) -> dt.date | None:
-    """A date picker's day; None when none was chosen (the service then takes today: Slack sends the picker's
-    initial day, today, unless the person changed it) or Slack sent something that is not a date."""
-    raw = value_of(state, block).get("selected_date") or ""
-    try:
-        return dt.date.fromisoformat(raw) if raw else None
-    except ValueError:
-        return None
-
-
-def selected(state: dict, block: Block) -> str:
-    return ((value_of(state, block).get("selected_option") or {}).get("value")) or ""
-
-
-def field_errors(ix: Interaction, exc: UserError, fields: dict[str, Block]) -> None:
-    """A refusal on a field the modal shows goes on that field; any other refusal replaces the modal."""
-    block = fields.get(exc.field or "")
-    if block is None:
-        raise exc
-    ix.ack(response_action="errors", errors={block.value: exc.message})
-
-
-def after_modal(ix: Interaction, case: CaseView) -> None:
-    """A modal has no channel: later messages to the person go beside the card."""
-    ix.channel_id = case.channel_id

@@ -13,11 +13,12 @@ from slack_sdk.errors import SlackApiError
 
 from handlers.interaction import Interaction
 from handlers.slack_io.outbox import CHANNEL_REFUSED
-from handlers.slack_text import echo, esc, outgoing
+from handlers.slack_text import esc, outgoing
 from handlers.subcommands import SUBCOMMANDS, split_args
 from services.completion.case_record import build_case_record
 from services.documents.case_record_pdf import case_record_pdf
 from services.errors import UserError
+from services.wording import echoed
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.record")
@@ -27,7 +28,7 @@ USAGE = "/recount record <case#> [here]"
 def parse_case_number(text: str) -> int:
     cleaned = text.strip().removeprefix("#").removeprefix("case").strip().removeprefix("#")
     if not cleaned.isdigit() or int(cleaned) < 1:
-        raise UserError(f"“{echo(text)}” is not a case number: write it like `/recount record 12` (the number is at "
+        raise UserError(f"“{echoed(text)}” is not a case number: write it like `/recount record 12` (the number is at "
                         "the foot of the case card).")
     return int(cleaned)
 

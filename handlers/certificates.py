@@ -6,17 +6,15 @@ thread. Tokens are never written to the log.
 """
 from __future__ import annotations
 
-import datetime as dt
-import json
-
 from handlers.blocks.common import denver, esc
 from handlers.blocks.completion_modals import delivery_modal
 from handlers.blocks.recount_report import certificate_link_line
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.ids import Action, Block, View, value_of
-from handlers.interaction import Interaction
+from handlers.ids import Action, Block, View
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.slack_text import mention
+from handlers.view_state import metadata_of, moment_picked, selected, typed
 from rules.conflicts import CaseStep
 from rules.statute import cite
 from services.completion import certificates as certs
@@ -56,33 +54,29 @@ def open_delivery(ix: Interaction) -> None:
 @as_one_unit
 def submit_delivery(ix: Interaction) -> None:
     view = ix.body["view"]
-    meta = json.loads(view.get("private_metadata") or "{}")
+    meta = metadata_of(view)
     state = view.get("state", {})
-    delivered_by = (value_of(state, Block.DELIVERY_BY).get("value") or "").strip()
-    method = ((value_of(state, Block.DELIVERY_METHOD).get("selected_option") or {}).get("value")) or ""
-    stamp = value_of(state, Block.DELIVERY_AT).get("selected_date_time")
-    details = value_of(state, Block.DELIVERY_DETAILS).get("value")
+    delivered_by = typed(state, Block.DELIVERY_BY)
+    method = selected(state, Block.DELIVERY_METHOD) or ""
+    delivered_at = moment_picked(state, Block.DELIVERY_AT)
+    details = typed(state, Block.DELIVERY_DETAILS) or None
     errors = {}
     if not delivered_by:
         errors[Block.DELIVERY_BY.value] = "Say who delivered the certificate."
     if not method:
         errors[Block.DELIVERY_METHOD.value] = "Choose how it was delivered."
-    if stamp is None:
+    if delivered_at is None:
         errors[Block.DELIVERY_AT.value] = "Say when it was delivered."
     if errors:
         ix.ack(response_action="errors", errors=errors)
         return
-    delivered_at = dt.datetime.fromtimestamp(int(stamp), tz=dt.timezone.utc)
     workspace_id = ix.member.workspace_id
     try:
         result = certs.record_delivery(ix.services, workspace_id=workspace_id,
                                        certificate_id=int(meta["certificate_id"]), delivered_at=delivered_at,
                                        delivered_by=delivered_by, method=method, details=details, actor=ix.user_id)
     except UserError as exc:
-        block = DELIVERY_FIELDS.get(exc.field or "")
-        if block is None:
-            raise
-        ix.ack(response_action="errors", errors={block.value: exc.message})
+        field_errors(ix, exc, DELIVERY_FIELDS)
         return
     ix.ack()
     case = cases.case_view(ix.services, result.case_id, workspace_id=workspace_id)

@@ -10,8 +10,6 @@ election with their links (handlers/certificates.py records their delivery).
 """
 from __future__ import annotations
 
-import datetime as dt
-import json
 import logging
 import time
 
@@ -28,13 +26,13 @@ from handlers.blocks.recount_report import (
     results_notice_text,
 )
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.case_money import date_of_block
 from handlers.cost import letter_signer
-from handlers.ids import Action, Block, View, value_of
-from handlers.interaction import Interaction
+from handlers.ids import Action, Block, View
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.slack_io import outbox
 from handlers.slack_text import mention
+from handlers.view_state import case_form, date_picked, moment_picked, selected, shown_blocks, typed
 from rules.conflicts import CaseStep
 from rules.money import format_money, money
 from rules.statute import cite
@@ -70,31 +68,6 @@ def register(registry: Registry) -> None:
 # ------------------------------------------------------------------ shared
 def _clicked(ix: Interaction) -> CaseView:
     return cases.case_view(ix.services, int(ix.body["actions"][0]["value"]), workspace_id=ix.member.workspace_id)
-
-
-def _submitted(ix: Interaction) -> tuple[dict, int]:
-    view = ix.body["view"]
-    return view.get("state", {}), int(json.loads(view.get("private_metadata") or "{}")["case_id"])
-
-
-def _text(state: dict, block: Block) -> str:
-    return (value_of(state, block).get("value") or "").strip()
-
-
-def _selected(state: dict, block: Block) -> str:
-    return ((value_of(state, block).get("selected_option") or {}).get("value")) or ""
-
-
-def _stamp(state: dict, block: Block) -> dt.datetime | None:
-    stamp = value_of(state, block).get("selected_date_time")
-    return None if stamp is None else dt.datetime.fromtimestamp(int(stamp), tz=dt.timezone.utc)
-
-
-def _field_errors(ix: Interaction, exc: UserError, fields: dict[str, Block]) -> None:
-    block = fields.get(exc.field or "")
-    if block is None:
-        raise exc
-    ix.ack(response_action="errors", errors={block.value: exc.message})
 
 
 def already_completed(case: CaseView) -> str:
@@ -149,22 +122,22 @@ def complete_clicked(ix: Interaction) -> None:
 
 
 def _has_block(ix: Interaction, block: Block) -> bool:
-    return any(b.get("block_id") == block.value for b in ix.body["view"].get("blocks", []))
+    return block.value in shown_blocks(ix.body["view"])
 
 
 @as_one_unit
 def submit_complete(ix: Interaction) -> None:
-    state, case_id = _submitted(ix)
+    state, case_id = case_form(ix.body["view"])
     cost = None
     if _has_block(ix, Block.COMPLETE_ACTUAL_COST):
-        raw = _text(state, Block.COMPLETE_ACTUAL_COST)
+        raw = typed(state, Block.COMPLETE_ACTUAL_COST)
         try:
             cost = money(raw, field="Actual cost")
         except (TypeError, ValueError) as exc:
             message = "Enter what the recount actually cost." if not raw else str(exc)
             ix.ack(response_action="errors", errors={Block.COMPLETE_ACTUAL_COST.value: message})
             return
-    reason = _text(state, Block.COMPLETE_NOTICES_REASON) or None
+    reason = typed(state, Block.COMPLETE_NOTICES_REASON) or None
     try:
         result = completion.complete_case(ix.services, workspace_id=ix.member.workspace_id, case_id=case_id,
                                           actor=ix.user_id, actual_cost=cost, notices_reason=reason)
@@ -172,7 +145,7 @@ def submit_complete(ix: Interaction) -> None:
         fields = {"actual_cost": Block.COMPLETE_ACTUAL_COST}
         if _has_block(ix, Block.COMPLETE_NOTICES_REASON):  # a modal opened before a notice went owed has none
             fields["notices_reason"] = Block.COMPLETE_NOTICES_REASON
-        _field_errors(ix, exc, fields)
+        field_errors(ix, exc, fields)
         return
     ix.ack()
     _completed(ix, result)
@@ -248,10 +221,10 @@ def open_results_notice(ix: Interaction) -> None:
 
 @as_one_unit
 def submit_results_notice(ix: Interaction) -> None:
-    state, case_id = _submitted(ix)
-    given_by = _text(state, Block.RESULTS_GIVEN_BY)
-    method = _selected(state, Block.RESULTS_METHOD)
-    given_at = _stamp(state, Block.RESULTS_GIVEN_AT)
+    state, case_id = case_form(ix.body["view"])
+    given_by = typed(state, Block.RESULTS_GIVEN_BY)
+    method = selected(state, Block.RESULTS_METHOD)
+    given_at = moment_picked(state, Block.RESULTS_GIVEN_AT)
     errors = {}
     if not given_by:
         errors[Block.RESULTS_GIVEN_BY.value] = "Say who gave the notice."
@@ -267,7 +240,7 @@ def submit_results_notice(ix: Interaction) -> None:
         newly = completion.record_results_notice(ix.services, workspace_id=workspace_id, case_id=case_id,
                                                  given_at=given_at, given_by=given_by, method=method, actor=ix.user_id)
     except UserError as exc:
-        _field_errors(ix, exc, RESULTS_FIELDS)
+        field_errors(ix, exc, RESULTS_FIELDS)
         return
     ix.ack()
     case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
@@ -306,12 +279,12 @@ def open_balance(ix: Interaction) -> None:
 
 @as_one_unit
 def submit_balance(ix: Interaction) -> None:
-    state, case_id = _submitted(ix)
-    raw = _text(state, Block.BALANCE_AMOUNT)
-    method = _selected(state, Block.BALANCE_METHOD)
-    reference = _text(state, Block.BALANCE_REFERENCE)
-    received_by = _text(state, Block.BALANCE_RECEIVED_BY)
-    received_on = date_of_block(state, Block.BALANCE_RECEIVED_ON)
+    state, case_id = case_form(ix.body["view"])
+    raw = typed(state, Block.BALANCE_AMOUNT)
+    method = selected(state, Block.BALANCE_METHOD)
+    reference = typed(state, Block.BALANCE_REFERENCE)
+    received_by = typed(state, Block.BALANCE_RECEIVED_BY)
+    received_on = date_picked(state, Block.BALANCE_RECEIVED_ON)
     errors = {}
     if not raw:
         errors[Block.BALANCE_AMOUNT.value] = "Enter the amount paid."
@@ -330,7 +303,7 @@ def submit_balance(ix: Interaction) -> None:
             ix.services, workspace_id=workspace_id, case_id=case_id, amount=raw, method=method, reference=reference,
             received_by=received_by, actor=ix.user_id, received_on=received_on)
     except UserError as exc:
-        _field_errors(ix, exc, BALANCE_FIELDS)
+        field_errors(ix, exc, BALANCE_FIELDS)
         return
     ix.ack()
     case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)

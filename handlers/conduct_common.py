@@ -1,20 +1,19 @@
 """What the conduct handlers (the tally, assistants, evidence) share: the case a clerk typed or clicked,
-opening a modal within its trigger, reading its fields and putting a refusal on its field, where later
-messages go, a direct message, and the tally on a case's card."""
+opening a modal within its trigger, where later messages go, a direct message, and the tally on a case's card.
+(Reading a modal's fields: handlers/view_state.py; a refusal on its field: handlers.interaction.field_errors.)"""
 from __future__ import annotations
 
 import re
 
 from slack_sdk.errors import SlackApiError
 
-from handlers.blocks.tally_modal import metadata_of
-from handlers.ids import Block, value_of
 from handlers.interaction import Interaction
 from handlers.slack_io.outbox import enqueue, wake_on_commit
-from handlers.slack_text import echo
+from handlers.view_state import metadata_of
 from services.conduct.cases import CaseView
 from services.conduct.tally_forms import TallySummary
 from services.errors import UserError
+from services.wording import echoed
 
 EXPIRED = {"expired_trigger_id", "exchanged_trigger_id", "invalid_trigger_id"}
 
@@ -25,7 +24,7 @@ def case_number(args: str, usage: str) -> int | None:
     if not text:
         return None
     if not re.fullmatch(r"\d{1,9}", text):
-        raise UserError(f"“{echo(args.strip())}” is not a case number: `{usage}` (the number is on the case card, "
+        raise UserError(f"“{echoed(args.strip())}” is not a case number: `{usage}` (the number is on the case card, "
                         "“Case #12”).")
     return int(text)
 
@@ -48,25 +47,9 @@ def metadata_case(ix: Interaction) -> int:
     return int(metadata_of(ix.body["view"])["k"])
 
 
-def text_of_block(state: dict, block: Block | str) -> str:
-    return (value_of(state, block).get("value") or "").strip()
-
-
-def selected(state: dict, block: Block | str) -> str | None:
-    return (value_of(state, block).get("selected_option") or {}).get("value")
-
-
 def after_modal(ix: Interaction, case: CaseView) -> None:
     """A modal has no channel: later messages to the person go beside the card."""
     ix.channel_id = case.channel_id
-
-
-def field_errors(ix: Interaction, exc: UserError, fields: dict[str, str]) -> None:
-    """A refusal on a field the modal shows goes on that field; any other refusal replaces the modal."""
-    block = fields.get(exc.field or "")
-    if block is None:
-        raise exc
-    ix.ack(response_action="errors", errors={block: exc.message})
 
 
 def dm(ix: Interaction, user: str, text: str, blocks: list[dict] | None, key: str) -> None:

@@ -11,11 +11,13 @@ from handlers.blocks.common import esc
 from handlers.blocks.cost_modal import ASSISTANTS, BOARD, GB_DESCRIPTION, PerDayGroup, cost_modal
 from handlers.blocks.cost_notice import cost_notice_letter, letter_blocks, letter_text
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.case_money import after_modal, clicked_case, submitted, text_of_block
+from handlers.case_money import clicked_case
+from handlers.conduct_common import after_modal
 from handlers.ids import Action, Block, View
 from handlers.interaction import Interaction
 from handlers.registry import Registry
 from handlers.slack_text import mention
+from handlers.view_state import case_form, typed
 from rules.cost import CostItem, CostItemKind
 from rules.money import format_money, money
 from rules.statute import cite
@@ -52,7 +54,7 @@ class _CostForm:
 
     # -------------------------------------------------------------- fields
     def text(self, block: Block) -> str:
-        return text_of_block(self.state, block)
+        return typed(self.state, block)
 
     def error(self, block: Block, message: str) -> None:
         self.errors.setdefault(block.value, message)
@@ -222,7 +224,7 @@ class _CostForm:
 
 @as_one_unit
 def submit_cost(ix: Interaction) -> None:
-    state, case_id = submitted(ix)
+    state, case_id = case_form(ix.body["view"])
     form = _CostForm(state).read()
     if form.errors:
         ix.ack(response_action="errors", errors=form.errors)

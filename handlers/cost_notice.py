@@ -2,16 +2,16 @@
 requester was notified of the cost determined; once per cost (a new cost needs a new notice)."""
 from __future__ import annotations
 
-import datetime as dt
-
 from handlers.blocks.common import denver, esc
 from handlers.blocks.cost_notice import cost_notice_modal, cost_notice_recorded
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.case_money import after_modal, clicked_case, field_errors, selected, submitted, text_of_block
-from handlers.ids import Action, Block, View, value_of
-from handlers.interaction import Interaction
+from handlers.case_money import clicked_case
+from handlers.conduct_common import after_modal
+from handlers.ids import Action, Block, View
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.slack_text import mention
+from handlers.view_state import case_form, moment_picked, selected, typed
 from rules.money import format_money
 from rules.statute import cite
 from services.conduct import cases
@@ -47,26 +47,25 @@ def open_cost_notice(ix: Interaction) -> None:
 
 @as_one_unit
 def submit_cost_notice(ix: Interaction) -> None:
-    state, case_id = submitted(ix)
+    state, case_id = case_form(ix.body["view"])
     method = selected(state, Block.COST_NOTICE_METHOD)
-    stamp = value_of(state, Block.COST_NOTICE_AT).get("selected_date_time")
-    by = text_of_block(state, Block.COST_NOTICE_BY)
+    at = moment_picked(state, Block.COST_NOTICE_AT)
+    by = typed(state, Block.COST_NOTICE_BY)
     errors = {}
     if not method:
         errors[Block.COST_NOTICE_METHOD.value] = "Choose how the requester was notified."
-    if stamp is None:
+    if at is None:
         errors[Block.COST_NOTICE_AT.value] = "Say when the requester was notified."
     if not by:
         errors[Block.COST_NOTICE_BY.value] = "Say who notified the requester."
     if errors:
         ix.ack(response_action="errors", errors=errors)
         return
-    at = dt.datetime.fromtimestamp(int(stamp), tz=dt.timezone.utc)
     workspace_id = ix.member.workspace_id
     try:
         notice = case_money.record_cost_notice(ix.services, workspace_id=workspace_id, case_id=case_id,
                                                notified_at=at, method=method, notified_by=by,
-                                               details=text_of_block(state, Block.COST_NOTICE_DETAILS) or None,
+                                               details=typed(state, Block.COST_NOTICE_DETAILS) or None,
                                                actor=ix.user_id)
     except UserError as exc:
         field_errors(ix, exc, COST_NOTICE_FIELDS)

@@ -8,8 +8,6 @@ official role, as correcting the survey does; recording what was produced is sta
 """
 from __future__ import annotations
 
-import datetime as dt
-
 from handlers.assistants import one_open_case
 from handlers.blocks.common import context, denver, esc, section
 from handlers.blocks.evidence_modal import (
@@ -19,17 +17,18 @@ from handlers.blocks.evidence_modal import (
     production_modal,
     versions_text,
 )
-from handlers.blocks.tally_modal import metadata_of
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.conduct_common import after_modal, case_number, clicked_case, field_errors, open_modal, text_of_block
-from handlers.ids import Action, Block, View, value_of
-from handlers.interaction import Interaction
+from handlers.conduct_common import after_modal, case_number, clicked_case, metadata_case, open_modal
+from handlers.ids import Action, Block, View
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.slack_text import mention
 from handlers.subcommands import SUBCOMMANDS
+from handlers.view_state import metadata_of, moment_picked, typed
 from services.conduct import cases, evidence
 from services.conduct.cases import CaseView
 from services.errors import UserError
+from services.wording import Person, words
 from storage.models import Role
 
 USAGE = "/recount evidence [case#]"
@@ -45,16 +44,11 @@ def register(registry: Registry) -> None:
     registry.view(View.RECORD_PRODUCTION.value, needs=Role.STAFF)(submit_production)
 
 
-def _stamp(state: dict, block: Block) -> dt.datetime | None:
-    stamp = value_of(state, block).get("selected_date_time")
-    return dt.datetime.fromtimestamp(int(stamp), tz=dt.timezone.utc) if stamp is not None else None
-
-
 # ------------------------------------------------------------------ the demand
 def _open_demand(ix: Interaction, case_id: int, again: str) -> None:
     case = cases.case_view(ix.services, case_id, workspace_id=ix.member.workspace_id)
     if case.conduct.completed:
-        raise UserError(f"The recount of {esc(case.contest)} (case #{case.id}) is complete; no more evidence can be "
+        raise UserError(f"The recount of {case.contest} (case #{case.id}) is complete; no more evidence can be "
                         "demanded in it.")
     open_modal(ix, demand_modal(case, now=ix.services.now()), again)
 
@@ -74,9 +68,9 @@ def open_demand(ix: Interaction) -> None:
 @as_one_unit
 def submit_demand(ix: Interaction) -> None:
     state = ix.body["view"].get("state", {})
-    case_id = int(metadata_of(ix.body["view"])["k"])
-    what, whom = text_of_block(state, Block.EVIDENCE_WHAT), text_of_block(state, Block.EVIDENCE_OF_WHOM)
-    when = _stamp(state, Block.EVIDENCE_WHEN)
+    case_id = metadata_case(ix)
+    what, whom = typed(state, Block.EVIDENCE_WHAT), typed(state, Block.EVIDENCE_OF_WHOM)
+    when = moment_picked(state, Block.EVIDENCE_WHEN)
     errors = {}
     if not what:
         errors[Block.EVIDENCE_WHAT.value] = "Say what documentary evidence is demanded."
@@ -115,8 +109,8 @@ def open_production(ix: Interaction) -> None:
     demand = evidence.demand_view(ix.services, workspace_id=ix.member.workspace_id,
                                   demand_id=int(ix.body["actions"][0]["value"]))
     if not demand.outstanding:
-        raise UserError(f"What was produced for this demand was already recorded ({denver(demand.produced_at)}, by "
-                        f"{mention(demand.recorded_by)}): “{esc(demand.produced or '')}”.")
+        raise UserError(words(f"What was produced for this demand was already recorded ({denver(demand.produced_at)}, "
+                              "by ", Person(demand.recorded_by), f"): “{demand.produced or ''}”."))
     case = cases.case_view(ix.services, demand.case_id, workspace_id=ix.member.workspace_id)
     open_modal(ix, production_modal(demand, contest=case.contest, now=ix.services.now()),
                "click *Record what was produced*")
@@ -126,8 +120,8 @@ def open_production(ix: Interaction) -> None:
 def submit_production(ix: Interaction) -> None:
     state = ix.body["view"].get("state", {})
     demand_id = int(metadata_of(ix.body["view"])["d"])
-    produced = text_of_block(state, Block.EVIDENCE_PRODUCED)
-    when = _stamp(state, Block.EVIDENCE_PRODUCED_AT)
+    produced = typed(state, Block.EVIDENCE_PRODUCED)
+    when = moment_picked(state, Block.EVIDENCE_PRODUCED_AT)
     errors = {}
     if not produced:
         errors[Block.EVIDENCE_PRODUCED.value] = "Say what was produced."

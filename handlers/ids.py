@@ -216,9 +216,3 @@ class Block(str, enum.Enum):
     EVIDENCE_PRODUCED = "evidence.produced"
     EVIDENCE_PRODUCED_AT = "evidence.produced_at"
 
-
-# Each input block holds one element; its action_id is the same as the block's, so a view's
-# state is read as state["values"][block_id][block_id].
-def value_of(view_state: dict, block: "Block | str") -> dict:
-    key = block.value if isinstance(block, Block) else block
-    return view_state.get("values", {}).get(key, {}).get(key, {})

@@ -22,7 +22,7 @@ import secrets
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Mapping
 
 from slack_bolt import Ack, App, BoltResponse
 from slack_sdk import WebClient
@@ -32,13 +32,15 @@ from sqlalchemy.exc import IntegrityError
 from handlers.blocks.common import message_modal
 from handlers.committed import failure_message, watching
 from handlers.executors import CountingExecutor
-from handlers.ids import Action
+from handlers.ids import Action, Block
 from handlers.registry import ANYONE, Registry, Route, Surface
-from handlers.slack_text import fallback, field_error, outgoing
+from handlers.slack_text import fallback, field_error, outgoing, said
+from handlers.view_state import shown_blocks
 from services.errors import Denied, UserError
 from services.office import access
 from services.office.access import Member
 from services.services import Services
+from services.wording import Message, joined
 from storage.models import ProcessedDelivery, Role
 
 log = logging.getLogger("recount_bot.handlers")
@@ -161,6 +163,36 @@ def resolve_member(ix: Interaction) -> Member:
     return member
 
 
+def errors_on_fields(ix: Interaction, errors: Iterable[tuple[str | None, Message]]) -> None:
+    """Refusals, each with the block it is about, shown under that block when the modal shows it. One about a
+    block it does not show (or about none: None) is added to the first shown one; when none is shown, they are
+    one refusal the error handler replaces the modal with. Nothing said is dropped."""
+    shown = shown_blocks(ix.body.get("view") or {})
+    placed: dict[str, Message] = {}
+    rest: list[Message] = []
+    for block_id, message in errors:
+        if block_id in shown:
+            placed[block_id] = joined([placed[block_id], message], " ") if block_id in placed else message
+        else:
+            rest.append(message)
+    if not placed:
+        raise UserError(joined(rest, " "))
+    if rest:
+        first = next(iter(placed))
+        placed[first] = joined([placed[first], *rest], " ")
+    ix.ack(response_action="errors", errors=placed)
+
+
+def field_errors(ix: Interaction, exc: UserError, fields: Mapping[str, Block | str]) -> None:
+    """A refusal on a field the modal shows (`fields`: the service's field name -> its block) goes on that field,
+    in plain words; any other refusal goes to the error handler, which replaces the modal with it."""
+    block = fields.get(exc.field or "")
+    block_id = block.value if isinstance(block, Block) else block
+    if block_id is None or block_id not in shown_blocks(ix.body.get("view") or {}):
+        raise exc
+    ix.ack(response_action="errors", errors={block_id: exc.words})
+
+
 def _fail(ix: Interaction, message: str) -> None:
     if ix.route.surface is Surface.VIEW and not ix.acked:
         ix.ack(response_action="update", view=message_modal("Recount", message))
@@ -248,7 +280,7 @@ def run_route(ix: Interaction) -> None:
             ix.extras["recorded"] = recorded
             route.func(ix)
     except UserError as exc:
-        _fail(ix, exc.message)
+        _fail(ix, said(exc.words))
     except Exception as exc:
         reference = new_reference()
         log.exception("listener %s failed; reference %s", route.label, reference)

@@ -7,9 +7,6 @@ A second click or a retried submission records nothing more and says what was re
 """
 from __future__ import annotations
 
-import datetime as dt
-import json
-
 from handlers.blocks.common import denver
 from handlers.blocks.lot_modal import TIED_SHOWN, lot_modal
 from handlers.blocks.lot_report import lot_blocks, lot_result, lot_text
@@ -22,10 +19,11 @@ from handlers.blocks.recount_report import (
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.completion import upload_certificates
 from handlers.cost import letter_signer
-from handlers.ids import Action, Block, View, value_of
-from handlers.interaction import Interaction
+from handlers.ids import Action, Block, View
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.slack_text import mention
+from handlers.view_state import metadata_of, moment_picked, selected, typed, value_of
 from rules.conflicts import CaseStep
 from rules.lot import LOT_CITATION, CandidateNotice
 from rules.statute import cite
@@ -67,15 +65,6 @@ def open_lot(ix: Interaction) -> None:
     ix.client.views_open(trigger_id=ix.trigger_id, view=lot_modal(case, tie, now=ix.services.now()))
 
 
-def _stamp(state: dict, block_id: str) -> dt.datetime | None:
-    stamp = value_of(state, block_id).get("selected_date_time")
-    return None if stamp is None else dt.datetime.fromtimestamp(int(stamp), tz=dt.timezone.utc)
-
-
-def _selected(state: dict, block_id: str) -> str:
-    return ((value_of(state, block_id).get("selected_option") or {}).get("value")) or ""
-
-
 def _winners(state: dict, tied: tuple[str, ...]) -> tuple[str, ...]:
     element = value_of(state, Block.LOT_WINNERS)
     chosen = [o.get("value") for o in element.get("selected_options") or []]
@@ -89,7 +78,7 @@ def _winners(state: dict, tied: tuple[str, ...]) -> tuple[str, ...]:
 def submit_lot(ix: Interaction) -> None:
     view = ix.body["view"]
     state = view.get("state", {})
-    case_id = int(json.loads(view.get("private_metadata") or "{}")["case_id"])
+    case_id = int(metadata_of(view)["case_id"])
     workspace_id = ix.member.workspace_id
     case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
     if case.completion is not None and case.completion.lot is not None:  # a retry, a second modal
@@ -101,10 +90,10 @@ def submit_lot(ix: Interaction) -> None:
     if tie is None:
         raise UserError(f"This recount left no tie to decide by lot ({LOT_CITATION}); nothing was recorded.")
     tied = tie.tied[:TIED_SHOWN]
-    text = {name: (value_of(state, block).get("value") or "").strip() for name, block in FIELDS.items()
+    text = {name: typed(state, block) for name, block in FIELDS.items()
             if name in ("place", "conducted_by", "witnesses", "method_details")}
-    drawn_at = _stamp(state, Block.LOT_DRAWN_AT.value)
-    method = _selected(state, Block.LOT_METHOD.value)
+    drawn_at = moment_picked(state, Block.LOT_DRAWN_AT)
+    method = selected(state, Block.LOT_METHOD) or ""
     winners = _winners(state, tied)
     errors = {}
     for name, message in (("place", "Say where the lot was drawn."),
@@ -122,7 +111,7 @@ def submit_lot(ix: Interaction) -> None:
     for index, name in enumerate(tied):
         at_block = f"{Block.LOT_NOTICE_AT_PREFIX.value}{index}"
         how_block = f"{Block.LOT_NOTICE_METHOD_PREFIX.value}{index}"
-        given_at, how = _stamp(state, at_block), _selected(state, how_block)
+        given_at, how = moment_picked(state, at_block), selected(state, how_block) or ""
         if given_at is None:
             errors[at_block] = f"Say when {name} was given notice of the drawing."
         if not how:
@@ -138,13 +127,8 @@ def submit_lot(ix: Interaction) -> None:
     try:
         recorded = lots.record_lot(ix.services, workspace_id=workspace_id, case_id=case_id, data=data,
                                    actor=ix.user_id)
-    except UserError as exc:
-        block = FIELDS.get(exc.field or "")
-        if exc.field == "notices" and tied:
-            block = f"{Block.LOT_NOTICE_AT_PREFIX.value}0"
-        if block is None:
-            raise
-        ix.ack(response_action="errors", errors={getattr(block, "value", block): exc.message})
+    except UserError as exc:  # a refusal about the notices goes on the first tied candidate's
+        field_errors(ix, exc, {**FIELDS, **({"notices": f"{Block.LOT_NOTICE_AT_PREFIX.value}0"} if tied else {})})
         return
     ix.ack()
     case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)

@@ -2,17 +2,16 @@
 the last duty of a requested recount's money (rules.duties), which until now had no record of its own."""
 from __future__ import annotations
 
-import datetime as dt
-import json
 from decimal import Decimal
 
 from handlers.blocks.common import denver, esc
 from handlers.blocks.money_returned_modal import money_returned_modal
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.ids import Action, Block, View, value_of
-from handlers.interaction import Interaction
+from handlers.ids import Action, Block, View
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.slack_text import mention
+from handlers.view_state import case_form, moment_picked, selected, typed
 from rules.money import format_money
 from rules.statute import cite
 from services.conduct import cases, duties
@@ -57,11 +56,11 @@ def open_money_returned(ix: Interaction) -> None:
 @as_one_unit
 def submit_money_returned(ix: Interaction) -> None:
     view = ix.body["view"]
-    state, case_id = view.get("state", {}), int(json.loads(view.get("private_metadata") or "{}")["case_id"])
-    returned_by = (value_of(state, Block.RETURNED_BY).get("value") or "").strip()
-    reference = (value_of(state, Block.RETURNED_REFERENCE).get("value") or "").strip()
-    method = (value_of(state, Block.RETURNED_METHOD).get("selected_option") or {}).get("value") or ""
-    stamp = value_of(state, Block.RETURNED_AT).get("selected_date_time")
+    state, case_id = case_form(view)
+    returned_by = typed(state, Block.RETURNED_BY)
+    reference = typed(state, Block.RETURNED_REFERENCE)
+    method = selected(state, Block.RETURNED_METHOD) or ""
+    returned_at = moment_picked(state, Block.RETURNED_AT)
     errors = {}
     if not returned_by:
         errors[Block.RETURNED_BY.value] = "Say who returned the money."
@@ -69,7 +68,7 @@ def submit_money_returned(ix: Interaction) -> None:
         errors[Block.RETURNED_METHOD.value] = "Choose how it was paid back."
     if not reference:
         errors[Block.RETURNED_REFERENCE.value] = "Give the check or transaction number."
-    if stamp is None:
+    if returned_at is None:
         errors[Block.RETURNED_AT.value] = "Say when it was returned."
     if errors:
         ix.ack(response_action="errors", errors=errors)
@@ -78,13 +77,10 @@ def submit_money_returned(ix: Interaction) -> None:
     try:
         recorded = duties.record_money_returned(
             ix.services, workspace_id=workspace_id, case_id=case_id,
-            returned_at=dt.datetime.fromtimestamp(int(stamp), tz=dt.timezone.utc), returned_by=returned_by,
+            returned_at=returned_at, returned_by=returned_by,
             method=method, reference=reference, actor=ix.user_id)
     except UserError as exc:
-        block = FIELDS.get(exc.field or "")
-        if block is None:
-            raise
-        ix.ack(response_action="errors", errors={block.value: exc.message})
+        field_errors(ix, exc, FIELDS)
         return
     ix.ack()
     case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)

@@ -1,17 +1,15 @@
 """Recording the notices owed under (1): the card's button opens a modal; the modal records."""
 from __future__ import annotations
 
-import datetime as dt
-import json
-
 from handlers.blocks.case_card import RECIPIENT_LABEL
 from handlers.blocks.common import denver, esc
 from handlers.blocks.notice_modal import notice_modal
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.ids import Action, Block, View, value_of
-from handlers.interaction import Interaction
+from handlers.ids import Action, Block, View
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.slack_text import mention
+from handlers.view_state import metadata_of, moment_picked, selected, typed
 from services.conduct import cases
 from services.errors import UserError
 from storage.models import Role
@@ -37,32 +35,28 @@ def open_notice_modal(ix: Interaction) -> None:
 @as_one_unit
 def submit_notice(ix: Interaction) -> None:
     view = ix.body["view"]
-    meta = json.loads(view.get("private_metadata") or "{}")
+    meta = metadata_of(view)
     state = view.get("state", {})
-    given_by = (value_of(state, Block.NOTICE_GIVEN_BY).get("value") or "").strip()
-    method = ((value_of(state, Block.NOTICE_METHOD).get("selected_option") or {}).get("value")) or ""
-    stamp = value_of(state, Block.NOTICE_GIVEN_AT).get("selected_date_time")
-    details = value_of(state, Block.NOTICE_DETAILS).get("value")
+    given_by = typed(state, Block.NOTICE_GIVEN_BY)
+    method = selected(state, Block.NOTICE_METHOD) or ""
+    given_at = moment_picked(state, Block.NOTICE_GIVEN_AT)
+    details = typed(state, Block.NOTICE_DETAILS) or None
     errors = {}
     if not given_by:
         errors[Block.NOTICE_GIVEN_BY.value] = "Say who gave the notice."
     if not method:
         errors[Block.NOTICE_METHOD.value] = "Choose how the notice was given."
-    if stamp is None:
+    if given_at is None:
         errors[Block.NOTICE_GIVEN_AT.value] = "Say when the notice was given."
     if errors:
         ix.ack(response_action="errors", errors=errors)
         return
-    given_at = dt.datetime.fromtimestamp(int(stamp), tz=dt.timezone.utc)
     try:
         result = cases.record_notice(ix.services, workspace_id=ix.member.workspace_id, notice_id=int(meta["notice_id"]),
                                      given_by=given_by, method=method, given_at=given_at, details=details,
                                      actor=ix.user_id)
     except UserError as exc:
-        block = FIELD_BLOCKS.get(exc.field or "")
-        if block is None:
-            raise
-        ix.ack(response_action="errors", errors={block.value: exc.message})
+        field_errors(ix, exc, FIELD_BLOCKS)
         return
     ix.ack()
     notice = result.notice

@@ -8,19 +8,13 @@ from decimal import Decimal
 from handlers.blocks.common import esc
 from handlers.blocks.payment_modal import payment_modal
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.case_money import (
-    after_modal,
-    clicked_case,
-    date_of_block,
-    field_errors,
-    selected,
-    submitted,
-    text_of_block,
-)
+from handlers.case_money import clicked_case
+from handlers.conduct_common import after_modal
 from handlers.ids import Action, Block, View
-from handlers.interaction import Interaction
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.slack_text import mention
+from handlers.view_state import case_form, date_picked, selected, typed
 from rules.money import format_money, money
 from rules.statute import cite
 from services.conduct import cases
@@ -48,12 +42,12 @@ def open_payment(ix: Interaction) -> None:
 
 @as_one_unit
 def submit_payment(ix: Interaction) -> None:
-    state, case_id = submitted(ix)
-    raw_amount = text_of_block(state, Block.PAYMENT_AMOUNT)
+    state, case_id = case_form(ix.body["view"])
+    raw_amount = typed(state, Block.PAYMENT_AMOUNT)
     method = selected(state, Block.PAYMENT_METHOD)
-    reference = text_of_block(state, Block.PAYMENT_REFERENCE)
-    received_by = text_of_block(state, Block.PAYMENT_RECEIVED_BY)
-    received_on = date_of_block(state, Block.PAYMENT_RECEIVED_ON)
+    reference = typed(state, Block.PAYMENT_REFERENCE)
+    received_by = typed(state, Block.PAYMENT_RECEIVED_BY)
+    received_on = date_picked(state, Block.PAYMENT_RECEIVED_ON)
     errors = {}
     amount = None
     try:

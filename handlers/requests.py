@@ -12,9 +12,9 @@ not be posted (the bot was not in the channel). It is deferred: it may post seve
 """
 from __future__ import annotations
 
-import datetime as dt
 import logging
 import re
+from typing import Mapping
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
@@ -26,18 +26,18 @@ from handlers.blocks.request_modal import (
     enter_modal,
     in_favor_block,
     loading_modal,
-    metadata_of,
     no_approvals_channel,
     pick_modal,
 )
 from handlers.cards import queue_call
-from handlers.ids import Block, Shortcut, View, value_of
-from handlers.interaction import Interaction
+from handlers.ids import Block, Shortcut, View
+from handlers.interaction import Interaction, errors_on_fields
 from handlers.registry import Registry
 from handlers.slack_io.outbox import CHANNEL_REFUSED
 from handlers.slack_io.posting import Unconfirmed, post_once
-from handlers.slack_text import channel_link, fallback, link
+from handlers.slack_text import channel_link, fallback, link, said
 from handlers.subcommands import SUBCOMMANDS
+from handlers.view_state import date_picked, metadata_of, selected, typed, value_of
 from rules.requests import PartyKind
 from services.errors import UserError
 from services.requests import entry as request_entry
@@ -45,6 +45,7 @@ from services.requests import views as request_service
 from services.requests.entry import InvalidRequest, RequestRefused
 from services.requests.views import RequestView
 from services.services import Services
+from services.wording import Message
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.requests")
@@ -110,7 +111,7 @@ def _open_form(ix: Interaction, *, channel_id: str | None) -> None:
         form = request_service.request_form(ix.services, team_id=ix.team_id)
         view = pick_modal(form, channel_id=channel_id, approvals_channel=ix.member.settings.approvals_channel)
     except UserError as exc:
-        view = message_modal(TITLE, exc.message)
+        view = message_modal(TITLE, said(exc.words))
     except Exception:
         ix.client.views_update(view_id=opened["id"], view=message_modal(
             TITLE, ":warning: The form could not be loaded; recount-bot sent you the details."))
@@ -119,20 +120,8 @@ def _open_form(ix: Interaction, *, channel_id: str | None) -> None:
 
 
 # ------------------------------------------------------------------ reading the form
-def _selected(state: dict, block: str) -> str | None:
-    return (value_of(state, block).get("selected_option") or {}).get("value")
-
-
-def _text(state: dict, block: Block) -> str:
-    return value_of(state, block).get("value") or ""
-
-
 def _contest_id(value: str | None) -> int | None:
     return int(value) if value and value.isdigit() else None
-
-
-def _shown(view: dict) -> set[str]:
-    return {b.get("block_id") for b in view.get("blocks", []) if b.get("block_id")}
 
 
 def _enter_view(ix: Interaction, form: request_service.RequestForm, contest: request_service.ContestOption,
@@ -141,22 +130,10 @@ def _enter_view(ix: Interaction, form: request_service.RequestForm, contest: req
                        today=ix.services.today())
 
 
-def _field_errors(ix: Interaction, view: dict, errors: dict[str, str], contest_id: int) -> None:
-    """Answer with each error on the field it is about; errors on nothing shown become one message."""
-    shown = _shown(view)
-    out, rest = {}, []
-    for field, message in errors.items():
-        block = in_favor_block(contest_id) if field == "in_favor_of" else FIELD_BLOCKS.get(field)
-        if block in shown:
-            out[block] = message
-        else:
-            rest.append(message)
-    if not out:
-        raise UserError(" ".join(rest))
-    if rest:
-        first = next(iter(out))
-        out[first] = " ".join([out[first], *rest])
-    ix.ack(response_action="errors", errors=out)
+def _field_errors(ix: Interaction, errors: Mapping[str, Message], contest_id: int) -> None:
+    """Each error on the block of the field it is about (handlers.interaction.errors_on_fields)."""
+    errors_on_fields(ix, ((in_favor_block(contest_id) if field == "in_favor_of" else FIELD_BLOCKS.get(field), message)
+                          for field, message in errors.items()))
 
 
 def _form_key(view: dict) -> str | None:
@@ -186,7 +163,7 @@ def contest_changed(ix: Interaction) -> None:
 
 def submit_pick(ix: Interaction) -> None:
     view = ix.body["view"]
-    chosen = _contest_id(_selected(view.get("state", {}), Block.REQUEST_CONTEST.value))
+    chosen = _contest_id(selected(view.get("state", {}), Block.REQUEST_CONTEST))
     form = request_service.request_form(ix.services, team_id=ix.team_id)
     contest = form.contest(chosen)
     if contest is None:
@@ -201,7 +178,7 @@ def submit_entry(ix: Interaction) -> None:
     meta = metadata_of(view)
     state = view.get("state", {})
     form = request_service.request_form(ix.services, team_id=ix.team_id)
-    contest = form.contest(_contest_id(_selected(state, Block.REQUEST_CONTEST.value)))
+    contest = form.contest(_contest_id(selected(state, Block.REQUEST_CONTEST)))
     if contest is None:
         ix.ack(response_action="errors", errors={
             Block.REQUEST_CONTEST.value: f"Choose a contest of {form.election} with returns."})
@@ -215,44 +192,40 @@ def submit_entry(ix: Interaction) -> None:
     if not channel:
         errors["contest"] = ("No approvals channel is set for requests entered from the shortcut: an official sets "
                              "one with `/recount admin setting approvals-channel #channel`.")
-    party = _selected(state, Block.REQUEST_PARTY_KIND.value)
+    party = selected(state, Block.REQUEST_PARTY_KIND)
     if not party:
         errors["party_kind"] = "Choose who is requesting."
-    favor_id = _selected(state, in_favor_block(contest.id))
+    favor_id = selected(state, in_favor_block(contest.id))
     in_favor_of = next((c.name for c in contest.choices if str(c.id) == favor_id), None)
     if in_favor_of is None and party != PartyKind.ELIGIBLE_ELECTOR.value:
         # A candidate names themselves and an issue committee its side; an eligible elector need not ((2)(a)).
         errors["in_favor_of"] = ("Choose the candidate who is requesting." if party == PartyKind.CANDIDATE.value
                                  else "Choose the side the issue committee supports.")
-    received = value_of(state, Block.REQUEST_RECEIVED_ON.value).get("selected_date")
-    try:
-        received_on = dt.date.fromisoformat(received) if received else None
-    except ValueError:
-        received_on = None
+    received_on = date_picked(state, Block.REQUEST_RECEIVED_ON)
     if received_on is None:
         errors["received_on"] = "Say when the written request was received."
     if errors:
-        _field_errors(ix, view, errors, contest.id)
+        _field_errors(ix, errors, contest.id)
         return
     data = request_entry.RequestInput(
-        contest_id=contest.id, requester_name=_text(state, Block.REQUEST_REQUESTER_NAME),
-        requester_contact=_text(state, Block.REQUEST_REQUESTER_CONTACT), party_kind=party, in_favor_of=in_favor_of,
-        received_on=received_on, received_reference=_text(state, Block.REQUEST_REFERENCE),
-        requester_slack_user=value_of(state, Block.REQUEST_REQUESTER_USER.value).get("selected_user") or None,
+        contest_id=contest.id, requester_name=typed(state, Block.REQUEST_REQUESTER_NAME),
+        requester_contact=typed(state, Block.REQUEST_REQUESTER_CONTACT), party_kind=party, in_favor_of=in_favor_of,
+        received_on=received_on, received_reference=typed(state, Block.REQUEST_REFERENCE),
+        requester_slack_user=value_of(state, Block.REQUEST_REQUESTER_USER).get("selected_user") or None,
         form_key=_form_key(view))
     try:
         request = request_entry.submit_request(ix.services, team_id=ix.team_id, actor=ix.user_id,
                                                settings=ix.member.settings, data=data)
     except RequestRefused as exc:
-        _field_errors(ix, view, request_entry.refusal_errors(exc), contest.id)
+        _field_errors(ix, request_entry.refusal_errors(exc), contest.id)
         return
     except InvalidRequest as exc:
-        _field_errors(ix, view, exc.errors, contest.id)
+        _field_errors(ix, exc.errors, contest.id)
         return
     except UserError as exc:
         if not exc.field:
             raise  # not about a field: the modal tells it
-        _field_errors(ix, view, {exc.field: exc.message}, contest.id)
+        _field_errors(ix, {exc.field: exc.words}, contest.id)
         return
     ix.ack()  # closes the modal: what follows is told in Slack, after the answer (handlers/interaction.py)
     ix.channel_id = meta.get("c")  # a modal has no channel: answer where the command was typed

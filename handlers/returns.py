@@ -20,21 +20,21 @@ from handlers.blocks.returns_modal import (
     confirmation,
     entry_modal,
     loading_modal,
-    metadata_of,
     pick_modal,
     target_of,
 )
 from handlers.cards import as_one_unit, post_in_thread, queue_call
-from handlers.ids import Block, View, value_of
-from handlers.interaction import Interaction
+from handlers.ids import Block, View
+from handlers.interaction import Interaction, errors_on_fields
 from handlers.registry import Registry
 from handlers.slack_io.outbox import FALLBACK
-from handlers.slack_text import channel_link, echo
+from handlers.slack_text import channel_link, echo, said
 from handlers.subcommands import SMART_QUOTES, SUBCOMMANDS
+from handlers.view_state import metadata_of, selected, shown_blocks, typed, value_of
 from services.conduct import cases
 from services.errors import UserError
-from services.returns import entry as survey_entry
-from services.returns import forms as survey_forms
+from services.returns import entry as returns_entry
+from services.returns import forms as returns_forms
 from services.returns.forms import NEW, EntryForm, FormErrors
 from storage.models import Role
 
@@ -86,7 +86,7 @@ def returns_command(ix: Interaction, args: str) -> None:
         raise UserError("Slack's moment to open the form passed before I could; type `/recount returns` "
                         "again.") from None
     try:
-        found = survey_forms.form_for_command(ix.services, team_id=ix.team_id, contest_name=_contest_arg(args))
+        found = returns_forms.form_for_command(ix.services, team_id=ix.team_id, contest_name=_contest_arg(args))
         if isinstance(found, EntryForm):
             view = entry_modal(found, channel_id=ix.channel_id)
         else:
@@ -99,7 +99,7 @@ def returns_command(ix: Interaction, args: str) -> None:
             view = pick_modal(form, channel_id=ix.channel_id, contest=NEW if name else None, contest_name=name,
                               note=note)
     except UserError as exc:
-        view = message_modal("Enter returns", exc.message)
+        view = message_modal("Enter returns", said(exc.words))
     except Exception:
         ix.client.views_update(view_id=opened["id"], view=message_modal(
             "Enter returns", ":warning: The form could not be loaded; recount-bot sent you the details."))
@@ -108,30 +108,11 @@ def returns_command(ix: Interaction, args: str) -> None:
 
 
 # ------------------------------------------------------------------ reading a view
-def _selected(state: dict, block: Block) -> str | None:
-    return (value_of(state, block).get("selected_option") or {}).get("value")
-
-
-def _text(state: dict, block: Block | str) -> str | None:
-    return value_of(state, block).get("value")
-
-
-def _shown(view: dict) -> set[str]:
-    return {b.get("block_id") for b in view.get("blocks", []) if b.get("block_id")}
-
-
-def _errors(ix: Interaction, view: dict, exc: UserError, choice_ids: dict[str, str] | None = None) -> None:
-    """Answer with the errors on the fields the view shows; an error on nothing shown becomes a message."""
-    raw = exc.errors if isinstance(exc, FormErrors) else {exc.field: exc.message} if exc.field else {}
-    shown = _shown(view)
-    errors = {}
-    for field, message in raw.items():
-        block = (choice_ids or {}).get(field) or (FIELD_BLOCKS[field].value if field in FIELD_BLOCKS else None)
-        if block in shown:
-            errors[block] = message
-    if not errors:
-        raise UserError(exc.message) from exc
-    ix.ack(response_action="errors", errors=errors)
+def _errors(ix: Interaction, exc: UserError, choice_ids: dict[str, str] | None = None) -> None:
+    """Each error on the block of the field it is about (handlers.interaction.errors_on_fields)."""
+    raw = exc.errors if isinstance(exc, FormErrors) else {exc.field: exc.words}
+    blocks = {**{field: block.value for field, block in FIELD_BLOCKS.items()}, **(choice_ids or {})}
+    errors_on_fields(ix, ((blocks.get(field or ""), message) for field, message in raw.items()))
 
 
 def _update(ix: Interaction, view: dict, new_view: dict) -> None:
@@ -147,7 +128,7 @@ def _update(ix: Interaction, view: dict, new_view: dict) -> None:
 # ------------------------------------------------------------------ step 1
 def _pick_view(ix: Interaction, meta: dict, election: str | None, contest: str | None) -> dict:
     wanted = None if election == NEW else int(election) if election and election.isdigit() else "latest"
-    form = survey_forms.pick_form(ix.services, team_id=ix.team_id, election_id=wanted)
+    form = returns_forms.pick_form(ix.services, team_id=ix.team_id, election_id=wanted)
     if contest != NEW and contest not in {str(c.id) for c in form.contests}:
         contest = None  # a contest of the election shown before
     return pick_modal(form, channel_id=meta.get("c"), contest=contest)
@@ -156,8 +137,8 @@ def _pick_view(ix: Interaction, meta: dict, election: str | None, contest: str |
 def pick_changed(ix: Interaction) -> None:
     view = ix.body["view"]
     state = view.get("state", {})
-    election = _selected(state, Block.RETURNS_ELECTION)
-    contest = _selected(state, Block.RETURNS_CONTEST)
+    election = selected(state, Block.RETURNS_ELECTION)
+    contest = selected(state, Block.RETURNS_CONTEST)
     if ix.body["actions"][0]["action_id"] == Block.RETURNS_ELECTION.value:
         contest = None if election == NEW else contest
     _update(ix, view, _pick_view(ix, metadata_of(view), election, contest))
@@ -167,11 +148,11 @@ def submit_pick(ix: Interaction) -> None:
     view = ix.body["view"]
     meta = metadata_of(view)
     state = view.get("state", {})
-    shown = _shown(view)
-    election = _selected(state, Block.RETURNS_ELECTION) if Block.RETURNS_ELECTION.value in shown else NEW
+    shown = shown_blocks(view)
+    election = selected(state, Block.RETURNS_ELECTION) if Block.RETURNS_ELECTION.value in shown else NEW
     listed = meta.get("le")
     if Block.RETURNS_CONTEST.value in shown:
-        contest = _selected(state, Block.RETURNS_CONTEST)
+        contest = selected(state, Block.RETURNS_CONTEST)
     else:
         contest = NEW
     if election is None:
@@ -187,20 +168,20 @@ def submit_pick(ix: Interaction) -> None:
         ix.ack(response_action="update", view=_pick_view(ix, meta, election, contest))
         return
     try:
-        target = survey_forms.resolve_target(
+        target = returns_forms.resolve_target(
             ix.services, team_id=ix.team_id, election=election, contest=contest,
-            election_name=_text(state, Block.RETURNS_NEW_ELECTION_NAME),
+            election_name=typed(state, Block.RETURNS_NEW_ELECTION_NAME),
             election_date=value_of(state, Block.RETURNS_NEW_ELECTION_DATE).get("selected_date"),
-            local_government=_text(state, Block.RETURNS_LOCAL_GOVERNMENT),
-            governing_body=_text(state, Block.RETURNS_GOVERNING_BODY),
-            contest_name=_text(state, Block.RETURNS_NEW_CONTEST_NAME),
-            kind=_selected(state, Block.RETURNS_NEW_CONTEST_KIND),
-            seats=_text(state, Block.RETURNS_NEW_CONTEST_SEATS),
-            choices=_text(state, Block.RETURNS_NEW_CONTEST_CHOICES))
-        next_view = entry_modal(survey_forms.entry_form(ix.services, team_id=ix.team_id, target=target),
+            local_government=typed(state, Block.RETURNS_LOCAL_GOVERNMENT),
+            governing_body=typed(state, Block.RETURNS_GOVERNING_BODY),
+            contest_name=typed(state, Block.RETURNS_NEW_CONTEST_NAME),
+            kind=selected(state, Block.RETURNS_NEW_CONTEST_KIND),
+            seats=typed(state, Block.RETURNS_NEW_CONTEST_SEATS),
+            choices=typed(state, Block.RETURNS_NEW_CONTEST_CHOICES))
+        next_view = entry_modal(returns_forms.entry_form(ix.services, team_id=ix.team_id, target=target),
                                 channel_id=meta.get("c"))
     except UserError as exc:
-        _errors(ix, view, exc)
+        _errors(ix, exc)
         return
     ix.ack(response_action="update", view=next_view)
 
@@ -209,10 +190,10 @@ def submit_pick(ix: Interaction) -> None:
 def unit_changed(ix: Interaction) -> None:
     view = ix.body["view"]
     meta = metadata_of(view)
-    chosen = _selected(view.get("state", {}), Block.RETURNS_UNIT)
+    chosen = selected(view.get("state", {}), Block.RETURNS_UNIT)
     if chosen is None or not chosen.isdigit() or int(chosen) == meta.get("ux"):
         return
-    form = survey_forms.entry_form(ix.services, team_id=ix.team_id, target=target_of(meta), unit_index=int(chosen))
+    form = returns_forms.entry_form(ix.services, team_id=ix.team_id, target=target_of(meta), unit_index=int(chosen))
     _update(ix, view, entry_modal(form, channel_id=meta.get("c")))
 
 
@@ -223,24 +204,24 @@ def submit_entry(ix: Interaction) -> None:
     state = view.get("state", {})
     target = target_of(meta)
     unit_key = int(meta.get("ux") or 0)
-    chosen = _selected(state, Block.RETURNS_UNIT)
+    chosen = selected(state, Block.RETURNS_UNIT)
     if chosen is not None and chosen.isdigit() and int(chosen) != unit_key:
         # Another unit is selected but its counts were never shown (the redraw was lost): show them now.
-        form = survey_forms.entry_form(ix.services, team_id=ix.team_id, target=target, unit_index=int(chosen))
+        form = returns_forms.entry_form(ix.services, team_id=ix.team_id, target=target, unit_index=int(chosen))
         ix.ack(response_action="update", view=entry_modal(form, channel_id=meta.get("c")))
         return
     count = len(meta.get("ids") or []) if target.contest_id else len(target.new_contest.choices)
-    blocks = {survey_forms.choice_field(i): choice_block_id(unit_key, i) for i in range(count)}
-    entry = survey_entry.Entry(
+    blocks = {returns_forms.choice_field(i): choice_block_id(unit_key, i) for i in range(count)}
+    entry = returns_entry.Entry(
         target=target, unit=meta.get("u") or "", based_on=int(meta.get("v") or 0),
-        choice_ids=tuple(meta.get("ids") or ()), counts=[_text(state, blocks[f]) for f in blocks],
-        reason=_text(state, Block.RETURNS_REASON), evidence=_text(state, Block.RETURNS_EVIDENCE))
+        choice_ids=tuple(meta.get("ids") or ()), counts=[typed(state, blocks[f]) for f in blocks],
+        reason=typed(state, Block.RETURNS_REASON), evidence=typed(state, Block.RETURNS_EVIDENCE))
     try:
-        result = survey_entry.record_entry(ix.services, team_id=ix.team_id, actor=ix.user_id, entry=entry,
+        result = returns_entry.record_entry(ix.services, team_id=ix.team_id, actor=ix.user_id, entry=entry,
                                            may_correct=ix.role is Role.OFFICIAL)
     except UserError as exc:
         if isinstance(exc, FormErrors) or exc.field:
-            _errors(ix, view, exc, blocks)
+            _errors(ix, exc, blocks)
             return
         raise  # not about a field (a newer version, ...): the modal tells it
     # Queued in the entry's transaction, before the answer: if the outbox cannot take them, nothing is recorded
@@ -250,16 +231,16 @@ def submit_entry(ix: Interaction) -> None:
     ix.ack()  # closes the modal
 
 
-def _note_in_case_thread(ix: Interaction, result: survey_entry.EntryResult) -> None:
+def _note_in_case_thread(ix: Interaction, result: returns_entry.EntryResult) -> None:
     """A correction of returns under recount is said in the case's thread (through the outbox)."""
     if result.case_id is None or not result.correction:
         return
     case = cases.case_view(ix.services, result.case_id)
     if case.card_ts:
-        post_in_thread(ix.services, case, case_thread_note(result, ix.user_id, case_version=case.survey_version))
+        post_in_thread(ix.services, case, case_thread_note(result, ix.user_id, case_version=case.returns_version))
 
 
-def _announce(ix: Interaction, result: survey_entry.EntryResult, *, channel_id: str | None) -> None:
+def _announce(ix: Interaction, result: returns_entry.EntryResult, *, channel_id: str | None) -> None:
     """The returns are recorded: say so where `/recount returns` was typed, through the outbox in the entry's own
     transaction. If that channel will not take the post, the worker sends it to the clerk with the reason."""
     text, blocks = confirmation(result, ix.user_id)

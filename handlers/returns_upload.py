@@ -18,7 +18,6 @@ import logging
 from slack_sdk.errors import SlackApiError
 
 from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, context, esc, message_modal
-from handlers.blocks.returns_modal import metadata_of
 from handlers.blocks.upload_form import (
     Failed,
     FormValues,
@@ -39,17 +38,18 @@ from handlers.blocks.upload_preview import (
     saved_modal,
 )
 from handlers.cards import post_in_thread, queue_call
-from handlers.ids import Action, Block, View, value_of
-from handlers.interaction import Interaction, new_reference
+from handlers.ids import Action, Block, View
+from handlers.interaction import Interaction, errors_on_fields, new_reference
 from handlers.registry import Registry
 from handlers.slack_io.files import MAX_BYTES, FileProblem, download_file
 from handlers.slack_io.outbox import FALLBACK
-from handlers.slack_text import channel_link
+from handlers.slack_text import channel_link, said
+from handlers.view_state import metadata_of, selected, shown_blocks, typed, value_of
 from rules.returns import ReturnsError
 from services.conduct import cases
 from services.errors import UserError
-from services.returns import forms as survey_forms
-from services.returns import upload as survey_upload
+from services.returns import forms as returns_forms
+from services.returns import upload as returns_file
 from services.returns.forms import NEW, FormErrors
 from services.returns.upload import FILE_TYPES, Reading, Saved, UploadTarget
 from storage.models import Role
@@ -78,7 +78,7 @@ def form_view(ix: Interaction, channel_id: str | None, values: FormValues | None
               failed: Failed | None = None) -> dict:
     wanted = None if values and values.election == NEW else (
         int(values.election) if values and values.election and values.election.isdigit() else "latest")
-    form = survey_forms.pick_form(ix.services, team_id=ix.team_id, election_id=wanted)
+    form = returns_forms.pick_form(ix.services, team_id=ix.team_id, election_id=wanted)
     return upload_form(form, channel_id=channel_id, values=values, failed=failed)
 
 
@@ -90,7 +90,7 @@ def open_from_step_one(ix: Interaction) -> None:
 
 def election_changed(ix: Interaction) -> None:
     view = ix.body["view"]
-    chosen = (value_of(view.get("state", {}), Block.RETURNS_UPLOAD_ELECTION).get("selected_option") or {}).get("value")
+    chosen = selected(view.get("state", {}), Block.RETURNS_UPLOAD_ELECTION)
     _update(ix, view["id"], form_view(ix, metadata_of(view).get("c"), FormValues(election=chosen)), view.get("hash"))
 
 
@@ -131,35 +131,27 @@ def _the_file(files: list, block: Block) -> tuple[dict | None, dict[str, str]]:
     if not file.get("id"):
         return None, {block.value: "Slack did not say which file this is; attach it again."}
     if kind not in FILE_TYPES and name.rpartition(".")[2].lower() not in FILE_TYPES:
-        return None, {block.value: f"{esc(name) or 'This file'} is not a results file I read: attach CSV, JSON, XML "
+        return None, {block.value: f"{name or 'This file'} is not a results file I read: attach CSV, JSON, XML "
                                    "or Excel (.xlsx, .xls)."}
     size = file.get("size")
     if isinstance(size, int) and size > MAX_BYTES:
-        return None, {block.value: f"{esc(name)} is {size / 1048576:,.1f} MB; the most I read is "
+        return None, {block.value: f"{name} is {size / 1048576:,.1f} MB; the most I read is "
                                    f"{MAX_BYTES / 1048576:,.0f} MB."}
     return file, {}
-
-
-def _text(state: dict, block: Block) -> str | None:
-    return value_of(state, block).get("value")
-
-
-def _selected(state: dict, block: Block) -> str | None:
-    return (value_of(state, block).get("selected_option") or {}).get("value")
 
 
 def submit_form(ix: Interaction) -> None:
     view = ix.body["view"]
     state, channel = view.get("state", {}), metadata_of(view).get("c")
-    shown = {b.get("block_id") for b in view.get("blocks", [])}
-    election = _selected(state, Block.RETURNS_UPLOAD_ELECTION) if Block.RETURNS_UPLOAD_ELECTION.value in shown \
+    shown = shown_blocks(view)
+    election = selected(state, Block.RETURNS_UPLOAD_ELECTION) if Block.RETURNS_UPLOAD_ELECTION.value in shown \
         else NEW
     values = FormValues(
-        election=election, election_name=_text(state, Block.RETURNS_NEW_ELECTION_NAME),
+        election=election, election_name=typed(state, Block.RETURNS_NEW_ELECTION_NAME),
         election_date=value_of(state, Block.RETURNS_NEW_ELECTION_DATE).get("selected_date"),
-        local_government=_text(state, Block.RETURNS_LOCAL_GOVERNMENT),
-        governing_body=_text(state, Block.RETURNS_GOVERNING_BODY),
-        election_kind=_selected(state, Block.RETURNS_UPLOAD_KIND), seats=_text(state, Block.RETURNS_UPLOAD_SEATS))
+        local_government=typed(state, Block.RETURNS_LOCAL_GOVERNMENT),
+        governing_body=typed(state, Block.RETURNS_GOVERNING_BODY),
+        election_kind=selected(state, Block.RETURNS_UPLOAD_KIND), seats=typed(state, Block.RETURNS_UPLOAD_SEATS))
     if election == NEW and Block.RETURNS_NEW_ELECTION_NAME.value not in shown:
         # "New election…" was chosen but the form's redraw was lost: show its fields now instead of guessing.
         ix.ack(response_action="update", view=form_view(ix, channel, values))
@@ -167,31 +159,23 @@ def submit_form(ix: Interaction) -> None:
     file, errors = _the_file(value_of(state, Block.RETURNS_UPLOAD_FILE).get("files") or [], Block.RETURNS_UPLOAD_FILE)
     target = reading = None
     try:
-        target = survey_upload.resolve_target(
+        target = returns_file.resolve_target(
             ix.services, team_id=ix.team_id, election=election, election_name=values.election_name,
             election_date=values.election_date, local_government=values.local_government,
             governing_body=values.governing_body)
     except FormErrors as exc:
         errors.update({FIELD_BLOCKS[k].value: v for k, v in exc.errors.items()})
     try:
-        reading = survey_upload.parse_reading(values.election_kind, values.seats)
+        reading = returns_file.parse_reading(values.election_kind, values.seats)
     except FormErrors as exc:
         errors.update({FIELD_BLOCKS[k].value: v for k, v in exc.errors.items()})
     if errors:
-        _field_errors(ix, view, errors)
+        errors_on_fields(ix, errors.items())
         return
     name = str(file.get("name") or "the file")
     ix.ack(response_action="update", view=reading_modal(name))
     ix.later(lambda: read_and_preview(ix, view["id"], file_id=str(file["id"]), target=target, reading=reading,
                                       channel_id=channel, values=values))
-
-
-def _field_errors(ix: Interaction, view: dict, errors: dict[str, str]) -> None:
-    shown = {b.get("block_id") for b in view.get("blocks", [])}
-    on_fields = {block: message for block, message in errors.items() if block in shown}
-    if not on_fields:  # a field the view does not show: say it in the modal instead
-        raise UserError(" ".join(errors.values()))  # refusals are mrkdwn, names escaped where they were made
-    ix.ack(response_action="errors", errors=on_fields)
 
 
 def read_and_preview(ix: Interaction, view_id: str, *, file_id: str, target: UploadTarget, reading: Reading,
@@ -202,7 +186,7 @@ def read_and_preview(ix: Interaction, view_id: str, *, file_id: str, target: Upl
         try:
             download = download_file(ix.client, file_id)
             name = download.name
-            found = survey_upload.preview(
+            found = returns_file.preview(
                 ix.services, team_id=ix.team_id, target=target, file_name=download.name, data=download.data,
                 sha256=download.sha256, reading=reading, multi_seat_rule=ix.member.settings.multi_seat_rule)
         except FileProblem as exc:
@@ -218,7 +202,7 @@ def read_and_preview(ix: Interaction, view_id: str, *, file_id: str, target: Upl
                 correction=found.correction, refusal=refusal(found) if found.problems else ""))
             view = preview_modal(found, metadata=metadata)
     except UserError as exc:
-        view = outcome_modal(f":warning: {exc.message}")
+        view = outcome_modal(f":warning: {said(exc.words)}")
     except Exception:
         reference = new_reference()
         log.exception("reading an uploaded returns file failed; reference %s", reference)
@@ -255,7 +239,7 @@ def submit_preview(ix: Interaction) -> None:
             "only a designated election official may save (C.R.S. 1-13.5-1306(4)). Nothing was saved.")})
         return
     try:
-        already = survey_upload.check_before_saving(ix.services, team_id=ix.team_id, target=remembered.target,
+        already = returns_file.check_before_saving(ix.services, team_id=ix.team_id, target=remembered.target,
                                                     based_on=remembered.based_on, sha256=remembered.sha256)
     except UserError as exc:
         ix.ack(response_action="errors", errors={field.value: exc.message})
@@ -275,9 +259,9 @@ def save_file(ix: Interaction, view_id: str, remembered: PreviewState) -> None:
     try:
         download = download_file(ix.client, remembered.file_id)
         if download.sha256 != remembered.sha256:
-            raise UserError(f"{esc(name)} in Slack is not the file previewed (its content changed); attach it again "
+            raise UserError(f"{name} in Slack is not the file previewed (its content changed); attach it again "
                             "to see what it says now. Nothing was saved.")
-        saved = survey_upload.save(
+        saved = returns_file.save(
             ix.services, team_id=ix.team_id, actor=ix.user_id, may_correct=ix.role is Role.OFFICIAL,
             target=remembered.target, file_name=name, data=download.data, sha256=download.sha256,
             reading=remembered.reading, based_on=remembered.based_on,
@@ -292,7 +276,7 @@ def save_file(ix: Interaction, view_id: str, remembered: PreviewState) -> None:
         view = outcome_modal(f":no_entry: *{esc(name)}* cannot be saved as a survey of returns; nothing was saved."
                              f"\n{lines}{more}"[:3000])
     except UserError as exc:
-        view = outcome_modal(f":warning: {exc.message}")
+        view = outcome_modal(f":warning: {said(exc.words)}")
     except Exception:
         reference = new_reference()
         log.exception("saving an uploaded returns file failed; reference %s", reference)
@@ -333,7 +317,7 @@ def open_upload(ix: Interaction) -> None:
     try:
         view = form_view(ix, ix.channel_id)
     except UserError as exc:
-        view = message_modal("Returns from a file", exc.message)
+        view = message_modal("Returns from a file", said(exc.words))
     except Exception:
         _update(ix, opened["id"], message_modal(
             "Returns from a file", ":warning: The form could not be loaded; recount-bot sent you the details."))

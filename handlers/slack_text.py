@@ -11,6 +11,8 @@ The rule, in three parts:
 1. Whatever a person or a file named — a contest, a choice, a requester, a note, a file name, a unit, a
    reference, a Slack display name — goes into text through `esc` (or `echo`, for input echoed back to the
    person who typed it: also cut to `ECHO_LIMIT` characters). Escaped, `<!channel>` reads as itself.
+   What a use case says (a refusal, `UserError`) is plain words with names as written (services/wording.py):
+   it goes into text through `said`, which escapes its every text and mentions its people, once.
 2. The bot's own control sequences come only from `mention`, `channel_link` and `link`, built from what Slack
    gave the bot (the id of the person who acted, a stored actor, a channel id) or an address the bot made
    (a certificate link, a permalink). An id is checked against Slack's id format: a stored actor that is not
@@ -25,7 +27,7 @@ The rule, in three parts:
 
 plain_text objects (headers, buttons, options, titles, labels) and a modal's field errors are not parsed by
 Slack: they show what they hold, so they are bounded, never escaped (an escaped name would show "&lt;");
-`field_error` turns a refusal written as mrkdwn back into what was typed.
+`field_error` gives a refusal's plain words, bounded.
 
 Besides Slack's markup, Unicode's own: the explicit directional formatting characters (U+202A-U+202E embeddings
 and overrides, U+2066-U+2069 isolates) reorder what is shown, within a name and past its end (a requester named
@@ -38,13 +40,12 @@ from __future__ import annotations
 
 import re
 
+from services.wording import ECHO_LIMIT, ELLIPSIS, Message, Person, echoed, plain_words
+
 # Slack truncates a message's text beyond 40,000 characters and refuses longer ones (msg_too_long).
 TEXT_LIMIT = 40_000
 # The fallback of a message with blocks: what a notification or a screen reader gets, never the whole message.
 FALLBACK_LIMIT = 3_000
-# Input echoed back to the person who typed it ("No contest called “…”"): enough to recognise it.
-ECHO_LIMIT = 100
-ELLIPSIS = "…"
 
 USER_ID = re.compile(r"[UW][A-Z0-9]{2,}")
 CHANNEL_ID = re.compile(r"[CGD][A-Z0-9]{2,}")
@@ -86,9 +87,9 @@ def clip(text: str, limit: int, *, markup: bool = True) -> str:
 
 
 def echo(text: str | None, limit: int = ECHO_LIMIT) -> str:
-    """Input echoed back to whoever typed it (an unknown contest, subcommand, case number): bounded, then escaped."""
-    raw = " ".join((text or "").split())  # newlines in an echo would break the message's layout
-    return esc(raw if len(raw) <= limit else raw[: limit - len(ELLIPSIS)] + ELLIPSIS)
+    """Input echoed back to whoever typed it (an unknown contest, subcommand, case number): on one line, bounded
+    (`services.wording.echoed`), then escaped."""
+    return esc(echoed(text, limit))
 
 
 def mention(actor: str | None) -> str:
@@ -98,6 +99,14 @@ def mention(actor: str | None) -> str:
     if USER_ID.fullmatch(actor):
         return f"<@{actor}>"
     return esc(actor) or "someone"
+
+
+def said(message: Message) -> str:
+    """What a use case said (a refusal's `exc.words`, plain words: services/wording.py) as mrkdwn: every text
+    escaped, every person mentioned. The one way a service's message reaches a Slack message or mrkdwn block."""
+    if isinstance(message, str):
+        return esc(message)
+    return "".join(mention(part.actor) if isinstance(part, Person) else esc(part) for part in message.parts)
 
 
 def channel_link(channel_id: str | None) -> str:
@@ -152,13 +161,10 @@ def fallback(text: str | None) -> str:
 
 # A modal's field error: Slack shows it under the field as plain text.
 ERROR_LIMIT = 1_500
-_ENTITIES = {"&lt;": "<", "&gt;": ">", "&amp;": "&"}
-_ENTITY = re.compile(r"&(?:lt|gt|amp);")
 
 
-def field_error(message: str | None) -> str:
+def field_error(message: Message | None) -> str:
     """A refusal shown under a modal's field (`response_action: errors`). Slack shows it as plain text, never as
-    a message: nothing in it notifies anyone, and an escaped name there would read "&lt;". So the mrkdwn of a
-    refusal (names escaped, part 1) is turned back into the characters typed, and bounded."""
-    text = _ENTITY.sub(lambda m: _ENTITIES[m.group(0)], bidi_visible(message or ""))
-    return clip(text, ERROR_LIMIT, markup=False)
+    a message: nothing in it notifies anyone, and an escaped name there would read "&lt;". So it is the
+    refusal's plain words (a person as their id), bidi controls made visible, bounded; never escaped."""
+    return clip(bidi_visible(plain_words(message or "")), ERROR_LIMIT, markup=False)

@@ -7,8 +7,8 @@ from typing import Callable
 
 from handlers.interaction import DENIED, Interaction
 from handlers.registry import ANYONE, Anyone, RegistryError
-from handlers.slack_text import echo
 from services.errors import Denied, UserError
+from services.wording import echoed
 from storage.models import Role
 
 SMART_QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'"})
@@ -61,7 +61,7 @@ class Subcommands:
         name, _, rest = text.partition(" ")
         sub = self.find(ix.body)
         if sub is None:
-            raise UserError(f"I don't know `/recount {echo(name)}`. Try `/recount help`.")
+            raise UserError(f"I don't know `/recount {echoed(name)}`. Try `/recount help`.")
         if sub.needs is not ANYONE and (ix.role is None or not ix.role.allows(sub.needs)):
             raise Denied(DENIED.format(needed=sub.needs.value, have=ix.role.value if ix.role else "no role"))
         sub.func(ix, rest.strip())

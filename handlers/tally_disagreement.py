@@ -9,20 +9,12 @@ from __future__ import annotations
 from handlers.blocks.common import button, esc, section
 from handlers.blocks.tally_modal import disagreement_blocks, disagreement_text, progress_text, withdraw_modal
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.conduct_common import (
-    after_modal,
-    dm,
-    field_errors,
-    metadata_case,
-    open_modal,
-    selected,
-    tally_of,
-    text_of_block,
-)
+from handlers.conduct_common import after_modal, dm, metadata_case, open_modal, tally_of
 from handlers.ids import Action, Block, View
-from handlers.interaction import Interaction
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.slack_text import mention
+from handlers.view_state import selected, typed
 from rules.corrections import unit_label
 from rules.statute import cite
 from services.conduct import cases, tally_sheets
@@ -77,7 +69,7 @@ def submit_withdraw(ix: Interaction) -> None:
     state = ix.body["view"].get("state", {})
     case_id = metadata_case(ix)
     raw = selected(state, Block.TALLY_ENTRY)
-    reason = text_of_block(state, Block.TALLY_REASON)
+    reason = typed(state, Block.TALLY_REASON)
     errors = {}
     if raw is None or not raw.isdigit():
         errors[Block.TALLY_ENTRY.value] = "Choose the entry to withdraw."

@@ -7,19 +7,12 @@ from __future__ import annotations
 from handlers.blocks.common import esc
 from handlers.blocks.tally_modal import progress_text, set_up_modal, unit_word
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.conduct_common import (
-    after_modal,
-    clicked_case,
-    field_errors,
-    metadata_case,
-    open_modal,
-    selected,
-    tally_of,
-)
-from handlers.ids import Action, Block, View, value_of
-from handlers.interaction import Interaction
+from handlers.conduct_common import after_modal, clicked_case, metadata_case, open_modal, tally_of
+from handlers.ids import Action, Block, View
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.slack_text import mention
+from handlers.view_state import selected, typed, value_of
 from rules.corrections import unit_label
 from rules.statute import cite
 from services.conduct import cases, tally_forms, tally_setup
@@ -45,10 +38,10 @@ def submit_set_up(ix: Interaction) -> None:
     state = ix.body["view"].get("state", {})
     case_id = metadata_case(ix)
     method = selected(state, Block.TALLY_METHOD)
-    raw_units = value_of(state, Block.TALLY_UNITS).get("value") or ""
+    raw_units = typed(state, Block.TALLY_UNITS)
     units = [line for line in raw_units.splitlines() if line.strip()] or None
     double = bool(value_of(state, Block.TALLY_DOUBLE_ENTRY).get("selected_options"))
-    election_sheets = tally_setup.split_sheet_ids(value_of(state, Block.TALLY_ELECTION_SHEETS).get("value") or "")
+    election_sheets = tally_setup.split_sheet_ids(typed(state, Block.TALLY_ELECTION_SHEETS))
     if not method:
         ix.ack(response_action="errors", errors={Block.TALLY_METHOD.value: "Choose how the votes are recounted."})
         return

@@ -17,29 +17,20 @@ from handlers.blocks.common import esc
 from handlers.blocks.tally_modal import (
     count_block,
     counts_text,
-    metadata_of,
     progress_text,
     sheet_modal,
     unit_block,
     unit_word,
 )
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
-from handlers.conduct_common import (
-    after_modal,
-    case_number,
-    clicked_case,
-    field_errors,
-    open_modal,
-    selected,
-    tally_of,
-    text_of_block,
-)
-from handlers.ids import Action, Block, View, value_of
-from handlers.interaction import Interaction
+from handlers.conduct_common import after_modal, case_number, clicked_case, open_modal, tally_of
+from handlers.ids import Action, Block, View
+from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
-from handlers.slack_text import mention
+from handlers.slack_text import mention, said
 from handlers.subcommands import SUBCOMMANDS
 from handlers.tally_disagreement import announce_disagreement
+from handlers.view_state import metadata_of, selected, shown_blocks, typed
 from rules.corrections import unit_label
 from rules.statute import cite
 from services.conduct import cases, tally_forms, tally_sheets
@@ -75,7 +66,7 @@ def tally_command(ix: Interaction, args: str) -> None:
                             "up the count.")
         if not ready:
             raise UserError("Set up the count first (the card's *Set up the count*): "
-                            + ", ".join(f"case #{c.id} {esc(c.contest)}" for c in counting) + ".")
+                            + ", ".join(f"case #{c.id} {c.contest}" for c in counting) + ".")
         if len(ready) == 1:
             case_id = ready[0].id
     form = tally_forms.sheet_form(ix.services, workspace_id=workspace_id, case_id=case_id) if case_id else None
@@ -97,7 +88,7 @@ def _sheet_view_for(ix: Interaction, chosen: str | None, channel_id: str | None,
         try:
             form = tally_forms.sheet_form(ix.services, workspace_id=workspace_id, case_id=int(chosen))
         except UserError as exc:
-            note = exc.message
+            note = said(exc.words)
     return sheet_modal(cases=counting, form=form, channel_id=channel_id, note=note)
 
 
@@ -151,7 +142,7 @@ def submit_sheet(ix: Interaction) -> None:
     view = ix.body["view"]
     meta = metadata_of(view)
     state = view.get("state", {})
-    shown = {b.get("block_id") for b in view.get("blocks", [])}
+    shown = shown_blocks(view)
     chosen = selected(state, Block.TALLY_CASE) if Block.TALLY_CASE.value in shown else str(meta.get("k"))
     if not chosen or not chosen.isdigit():
         ix.ack(response_action="errors", errors={Block.TALLY_CASE.value: "Choose the recount."})
@@ -170,7 +161,7 @@ def submit_sheet(ix: Interaction) -> None:
                                             "the unit, then record the sheet again."))
         return
     errors: dict[str, str] = {}
-    sheet_id = text_of_block(state, Block.TALLY_SHEET_ID)
+    sheet_id = typed(state, Block.TALLY_SHEET_ID)
     if not sheet_id:
         errors[Block.TALLY_SHEET_ID.value] = "Give the sheet's id, as written on the tally sheet."
     raw_unit = selected(state, unit_block(case_id))
@@ -181,7 +172,7 @@ def submit_sheet(ix: Interaction) -> None:
         unit = summary.units[int(raw_unit)]
     counts: dict[str, int] = {}
     for position, choice in enumerate(summary.choices):
-        number, problem = _count(value_of(state, count_block(case_id, position)).get("value"), choice)
+        number, problem = _count(typed(state, count_block(case_id, position)), choice)
         if problem:
             errors[count_block(case_id, position)] = problem
         else:

@@ -78,7 +78,7 @@ def no_recount_possible(r: Ranges, k: int) -> bool | None:
             if tried > MAX_CORNERS:
                 return None
             up = set(raised)
-            values = sorted(((r.high[c] if r.high[c] is not None else big) if c in up else r.low[c]
+            values = sorted(((big if (high := r.high[c]) is None else high) if c in up else r.low[c]
                              for c in choices), reverse=True)
             if 199 * values[k - 1] > 200 * values[k]:
                 return True

@@ -66,13 +66,17 @@ class CountMethod(str, enum.Enum):
         return "machine" if self is CountMethod.VOTING_MACHINE else "unit"
 
 
+def _method_name(method: CountMethod | str) -> str:
+    return method.value if isinstance(method, CountMethod) else method
+
+
 @dataclass(frozen=True)
 class TallySheet:
     """One entry of one tally sheet. Deliberately lenient: `validate_sheet` reports what is wrong."""
 
     sheet_id: str
     unit: str
-    method: CountMethod
+    method: CountMethod | str  # made a CountMethod when it names one; anything else validate_sheet reports
     counts: Mapping[str, int]
     entered_by: str
     entry: int = FIRST  # 1st or 2nd entry of the same sheet
@@ -287,8 +291,8 @@ def accept_sheets(
                 problems.append(SheetProblem(s.sheet_id, "entry", f"second entry of sheet {s.sheet_id} has no valid "
                                              f"first entry of that sheet for {unit_label(unit)}"))
             elif s.method is not first.method:
-                problems.append(SheetProblem(s.sheet_id, "method", f"second entry says {s.method.value} but the "
-                                             f"first entry says {first.method.value}"))
+                problems.append(SheetProblem(s.sheet_id, "method", f"second entry says {_method_name(s.method)} but "
+                                             f"the first entry says {_method_name(first.method)}"))
             elif s.entered_by.strip().casefold() == first.entered_by.strip().casefold():
                 problems.append(SheetProblem(s.sheet_id, "entered_by", f"both entries of sheet {s.sheet_id} are by "
                                              f"{first.entered_by}; the second entry must be made by someone else"))
@@ -306,7 +310,7 @@ def accept_sheets(
 
         second = usable_seconds[0] if usable_seconds else None
         differences = _differences(first, second, contest.choices) if second else {}
-        if differences:
+        if second is not None and differences:
             disagreements.append(Disagreement(unit, first, second, MappingProxyType(differences)))
         if not double_entry:
             counted[unit] = first

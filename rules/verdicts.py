@@ -40,7 +40,10 @@ def decide_returns(returns: Returns, multi_seat_rule: MultiSeatRule = DEFAULT_MU
     undecided: list[Undecided] = list(returns.undecided) if contests is None else []
     for contest in returns.contests if contests is None else contests:
         result = decide_contest(contest, multi_seat_rule, law=law)
-        (undecided if isinstance(result, Undecided) else decided).append(result)
+        if isinstance(result, Undecided):
+            undecided.append(result)
+        else:
+            decided.append(result)
     return Verdicts(tuple(sorted(decided, key=lambda d: d.closeness)), tuple(undecided))
 
 
@@ -79,6 +82,8 @@ def _with_hidden_counts(contest: Contest, named: list[str], rule: MultiSeatRule,
         return Undecided(contest.name, "no votes counted: every count of this contest is 0 or hidden as at most "
                                        "0; there is nothing to compare", rows)
     lowest = check_automatic_recount(contest, wanted, law=law)
+    can_recount: bool | None
+    can_not: bool | None
     if len(named) <= contest.seats:
         can_recount, can_not = False, True
     else:
@@ -102,15 +107,19 @@ def _with_hidden_counts(contest: Contest, named: list[str], rule: MultiSeatRule,
 
 def _either_kind(contest: Contest, rule: MultiSeatRule, law: LawProfile) -> MarginDecision | Undecided:
     general = decide_contest(dataclasses.replace(contest, if_primary=()), rule, law=law)
-    parts = [decide_contest(part, rule, law=law) for part in contest.if_primary]
-    undecided = [d for d in [general, *parts] if isinstance(d, Undecided)]
-    if undecided:
+    decided = [decide_contest(part, rule, law=law) for part in contest.if_primary]
+    parts = [d for d in decided if isinstance(d, MarginDecision)]
+    if isinstance(general, Undecided) or len(parts) < len(decided):
+        first = general if isinstance(general, Undecided) else next(d for d in decided if isinstance(d, Undecided))
         return Undecided(contest.name, "the file does not say whether it is a party primary, and one reading cannot "
-                                       f"be decided: {undecided[0].reason}", undecided[0].rows)
+                                       f"be decided: {first.reason}", first.rows)
     if not general.automatic_recount and not any(p.automatic_recount for p in parts):
         return dataclasses.replace(general, readings=general.readings + (BOTH_KINDS_READING,))
-    as_general = (f"automatic recount ({general.highest.choice} vs {general.next_highest.choice})"
-                  if general.automatic_recount else "no automatic recount")
+    as_general = "no automatic recount"
+    if general.automatic_recount:  # a recount compares two standings; say which, when both are there
+        highest, next_highest = general.highest, general.next_highest
+        as_general = "automatic recount" + (f" ({highest.choice} vs {next_highest.choice})"
+                                            if highest and next_highest else "")
     in_primaries = [p.contest for p in parts if p.automatic_recount]
     as_primary = f"automatic recount in {', '.join(in_primaries)}" if in_primaries else "no automatic recount"
     return Undecided(contest.name, "the file does not say whether it is a party primary, and the readings disagree: "

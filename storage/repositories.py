@@ -3,10 +3,18 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from sqlalchemy import select
+from sqlalchemy import CursorResult, Update, select
 from sqlalchemy.orm import Session
 
 from storage.models import Choice, Contest, Election, LocalGovernment, SurveyVersion, VoteCount
+
+
+def rows_updated(session: Session, statement: Update) -> int:
+    """How many rows an UPDATE changed: the one caller of a compare-and-set that wins sees 1."""
+    result = session.execute(statement)
+    if not isinstance(result, CursorResult):  # an UPDATE runs through a cursor; its result says how many rows
+        raise TypeError(f"an UPDATE gave a {type(result).__name__}, not a CursorResult")
+    return result.rowcount
 
 
 def elections_of(session: Session, workspace_id: int) -> list[Election]:

@@ -1,6 +1,6 @@
 """slack-sdk's installation and OAuth state stores over our own tables (storage/models/slack_install.py).
 
-Both the token lookup of many offices (bot/slack/tokens.py) and the install flow (bot/slack/oauth.py) read
+Both the token lookup of many offices (handlers/slack_io/clients.py) and the install flow (bot/slack/oauth.py) read
 installations through the same store, so it is made here, below both of them.
 """
 from __future__ import annotations

@@ -6,6 +6,7 @@ import argparse
 
 from bot.commands.common import console_actor, open_database, slack_id
 from bot.commands.errors import UsageError
+from bot.terminal_text import said
 
 ROLES = ["official", "staff", "viewer", "none"]  # storage.models.Role, and none to remove a role
 
@@ -35,7 +36,7 @@ def run_grant(args: argparse.Namespace) -> int:
     try:
         grant = grant_role_from_console(Services(db), team, user, role, actor)
     except UserError as exc:
-        raise UsageError(exc.message) from None
+        raise UsageError(said(exc.words)) from None
     finally:
         db.dispose()
     if grant.workspace_created:

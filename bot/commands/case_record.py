@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bot.commands.common import open_database, slack_id, unreachable
 from bot.commands.errors import CommandFailed, UsageError
+from bot.terminal_text import said
 
 
 def register(subparsers) -> None:
@@ -59,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         except UserError as exc:
             where = f" of {team}" if team else ""
             raise UsageError(f"no recount case #{case_id}{where} in the database at {db.describe()}"
-                             if "no recount case" in exc.message else exc.message) from None
+                             if "no recount case" in exc.message else said(exc.words)) from None
     except DBAPIError as exc:
         raise unreachable(db, exc) from None
     finally:
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             data = case_record_pdf(record)
         except UnprintableText as exc:  # a name no bundled font prints: said, nothing written
-            raise CommandFailed(exc.message) from None
+            raise CommandFailed(said(exc.words)) from None
     if args.out is None:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)

@@ -24,6 +24,7 @@ from bot.commands.common import (
 )
 from bot.commands.errors import UsageError
 from bot.commands.law_option import add_law_argument, chosen_law
+from bot.terminal_text import said
 
 
 def register(subparsers) -> None:
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
             governing_body=args.governing_body, source_name=args.file.name, source_bytes=source,
             actor=console_actor())
     except UserError as exc:
-        raise UsageError(f"{exc.message} Nothing was imported.") from None
+        raise UsageError(f"{said(exc.words)} Nothing was imported.") from None
     finally:
         db.dispose()
     print(result.describe())

@@ -9,9 +9,9 @@ or a terminal escape in it must not split into two lines, forge a line of its ow
   its string.
 - text: `time level logger: message`, with control characters in the message (and the Unicode line and
   paragraph separators, and the bidirectional overrides that can reorder what a terminal shows) written as
-  Python escapes (\\n, \\x1b, \\u2028). A traceback keeps its lines, each indented by four spaces: a record's
-  first line always begins with its time, so no line of a traceback (which may quote hostile text) reads as a
-  record of its own.
+  Python escapes (\\n, \\x1b, \\u2028; bot/terminal_text.py). A traceback keeps its lines, each indented by
+  four spaces: a record's first line always begins with its time, so no line of a traceback (which may quote
+  hostile text) reads as a record of its own.
 """
 from __future__ import annotations
 
@@ -20,17 +20,10 @@ import logging
 
 from pythonjsonlogger.json import JsonFormatter
 
+from bot.terminal_text import escaped
+
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 TRACEBACK_INDENT = "    "
-
-_UNSAFE = [*range(0x00, 0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
-_ESCAPES = {code: repr(chr(code))[1:-1] for code in _UNSAFE}
-
-
-def escaped(text: str) -> str:
-    """`text` on one line: its control characters as Python escapes (\\n, \\x1b, \\u2028)."""
-    return text.translate(_ESCAPES)
-
 
 def iso_time(record: logging.LogRecord) -> str:
     """The record's time in this machine's time zone, with its offset: 2026-11-10T10:00:00.123-07:00."""

@@ -74,8 +74,8 @@ def day(date: dt.date) -> str:
 
 
 def _totals_table(tally: TallyLine) -> str:
-    survey = dict(tally.survey_totals)
-    rows = "".join(f"<tr><td>{name(c)}</td><td class=n data-choice-total>{v:,}</td><td class=n>{survey.get(c, 0):,}"
+    returns_totals = dict(tally.returns_totals)
+    rows = "".join(f"<tr><td>{name(c)}</td><td class=n data-choice-total>{v:,}</td><td class=n>{returns_totals.get(c, 0):,}"
                    "</td></tr>" for c, v in tally.running_totals)
     return ("<table id=totals><tr><th>Choice</th><th class=n>Recount so far</th>"
             f"<th class=n>Survey of returns (whole contest)</th></tr>{rows}</table>")

@@ -4,10 +4,8 @@
 """
 from __future__ import annotations
 
-import json
-
-from handlers.blocks.common import context, divider, esc, modal, option, section
-from handlers.blocks.tally_modal import field, select, text_field
+from handlers.blocks.common import context, divider, esc, metadata, modal, option, section
+from handlers.blocks.inputs import input_block, number_input, select_input, text_input
 from handlers.ids import Block, View
 from rules.assistants import Capacity
 from rules.money import format_money
@@ -30,8 +28,8 @@ def finding_line(f: FindingLine) -> str:
 
 
 def _yes_no(block: Block, label: str, hint: str) -> dict:
-    return field(block.value, label, {"type": "radio_buttons", "options": [option("Yes", YES), option("No", NO)]},
-                 optional=True, hint=hint)
+    return input_block(block, label, {"type": "radio_buttons", "options": [option("Yes", YES), option("No", NO)]},
+                       optional=True, hint=hint)
 
 
 def assistants_modal(case: CaseView, summary: AssistantsSummary) -> dict:
@@ -48,22 +46,20 @@ def assistants_modal(case: CaseView, summary: AssistantsSummary) -> dict:
         more = f"\n…and {len(summary.assistants) - 20} more" if len(summary.assistants) > 20 else ""
         blocks.append(section(f"*Recorded so far*\n{lines}{more}"))
     blocks += [
-        text_field(Block.ABSTRACT_PREPARERS.value, "Those who prepared the official abstract (one name a line)",
+        text_input(Block.ABSTRACT_PREPARERS, "Those who prepared the official abstract (one name a line)",
                    initial="\n".join(summary.preparers) or None, multiline=True, max_length=3000, optional=True,
                    hint="Recorded for the election: every recount of it is checked against this list."),
         divider(),
         section("*Add an assistant* — or update one: the same name replaces their details."),
-        text_field(Block.ASSISTANT_NAME.value, "Name", max_length=200, optional=True),
-        field(Block.ASSISTANT_CAPACITY.value, "Capacity", select(
-            Block.ASSISTANT_CAPACITY.value, [option(label, value) for value, label in CAPACITY_OPTIONS],
-            placeholder="In which capacity they assist"), optional=True),
-        text_field(Block.ASSISTANT_REPLACES.value, "In place of (an appointed replacement)", max_length=200,
+        text_input(Block.ASSISTANT_NAME, "Name", max_length=200, optional=True),
+        select_input(Block.ASSISTANT_CAPACITY, "Capacity", [option(label, value) for value, label in CAPACITY_OPTIONS],
+                     placeholder="In which capacity they assist", optional=True),
+        text_input(Block.ASSISTANT_REPLACES, "In place of (an appointed replacement)", max_length=200,
                    optional=True, hint="The preparer of the abstract who cannot participate."),
-        field(Block.ASSISTANT_DAYS.value, "Days served", {"type": "number_input", "is_decimal_allowed": False,
-                                                          "min_value": "0"}, optional=True),
-        text_field(Block.ASSISTANT_PAY.value, "Compensation for those days ($)", max_length=20, optional=True,
+        number_input(Block.ASSISTANT_DAYS, "Days served", minimum=0, optional=True),
+        text_input(Block.ASSISTANT_PAY, "Compensation for those days ($)", max_length=20, optional=True,
                    placeholder="e.g. 45.00"),
-        field(Block.ASSISTANT_FLAGS.value, "Governing body", {"type": "checkboxes", "options": [
+        input_block(Block.ASSISTANT_FLAGS, "Governing body", {"type": "checkboxes", "options": [
             option("A member of the governing body (no pay floor)", GOVERNING_BODY)]}, optional=True),
         _yes_no(Block.ASSISTANT_QUALIFIED, "Qualified to be an election judge?",
                 "Asked of additional assistants (3)."),
@@ -71,4 +67,4 @@ def assistants_modal(case: CaseView, summary: AssistantsSummary) -> dict:
                 "Additional assistants must not have served as judges (3)."),
     ]
     return modal("Assistants", blocks, callback_id=View.ASSISTANTS.value, submit="Record",
-                 private_metadata=json.dumps({"k": case.id}))
+                 private_metadata=metadata({"k": case.id}))

@@ -1,14 +1,11 @@
 """`/recount canvass` without a date: choose the election and the day its canvass board certified. Pure."""
 from __future__ import annotations
 
-import json
-
-from handlers.blocks.common import context, day, esc, modal, option, plain, section
+from handlers.blocks.common import context, day, esc, metadata, modal, option, section
+from handlers.blocks.inputs import SELECT_OPTIONS_LIMIT, date_input, select_input
 from handlers.ids import Block, View
 from rules.statute import cite
 from services.returns.canvass import ElectionCanvass
-
-SELECT_OPTIONS_LIMIT = 100
 
 
 def _label(election: ElectionCanvass) -> str:
@@ -27,18 +24,13 @@ def canvass_modal(elections: list[ElectionCanvass], *, channel_id: str | None) -
     ]
     if len(elections) > 1:
         options = [option(_label(e), str(e.id)) for e in elections[:SELECT_OPTIONS_LIMIT]]
-        blocks.append({"type": "input", "block_id": Block.CANVASS_ELECTION.value, "label": plain("Election"),
-                       "element": {"type": "static_select", "action_id": Block.CANVASS_ELECTION.value,
-                                   "options": options, "initial_option": options[0]}})
+        blocks.append(select_input(Block.CANVASS_ELECTION, "Election", options, placeholder="Choose the election",
+                                   initial=str(latest.id)))
     else:
         entered = f"; canvass entered as {day(latest.canvass_date)}" if latest.canvass_date else ""
         blocks.append(section(f"*Election:* {esc(latest.name)} of {day(latest.election_date)} "
                               f"({esc(latest.local_government)}){entered}"))
-    picker = {"type": "datepicker", "action_id": Block.CANVASS_DATE.value, "placeholder": plain("Canvass date")}
-    if latest.canvass_date:
-        picker["initial_date"] = latest.canvass_date.isoformat()
-    blocks.append({"type": "input", "block_id": Block.CANVASS_DATE.value, "label": plain("Canvass date"),
-                   "element": picker})
-    metadata = json.dumps({"election_id": latest.id, "channel_id": channel_id})
+    blocks.append(date_input(Block.CANVASS_DATE, "Canvass date", initial=latest.canvass_date,
+                             placeholder="Canvass date"))
     return modal("Canvass date", blocks, callback_id=View.CANVASS.value, submit="Record",
-                 private_metadata=metadata)
+                 private_metadata=metadata({"election_id": latest.id, "channel_id": channel_id}))

@@ -145,7 +145,7 @@ def case_card(case: CaseView) -> list[dict]:
                               "affected by the result is owed notice: add it with `/recount committee`."))
     blocks += observers_section(case)
     blocks.append(context(f"Case #{case.id} · opened {denver(case.opened_at)} by {mention(case.opened_by)} · survey of "
-                          f"returns version {case.survey_version}"))
+                          f"returns version {case.returns_version}"))
     return blocks[:MESSAGE_BLOCKS_LIMIT]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any
 
 from handlers.slack_text import bidi_visible, clip, esc, outgoing  # noqa: F401  (esc: the builders import it)
@@ -40,6 +41,19 @@ def section(text: str, *, fields: list[str] | None = None, accessory: dict | Non
     if block_id:
         block["block_id"] = block_id
     return block
+
+
+def chunks(lines: list[str], limit: int = SECTION_TEXT_LIMIT) -> list[str]:
+    """Lines (mrkdwn) packed into texts of at most `limit` characters, one per section; a line longer than that
+    alone is clipped (never cutting an entity or a mention in half)."""
+    out, current = [], ""
+    for line in lines:
+        line = clip(line, limit)
+        if current and len(current) + 1 + len(line) > limit:
+            out.append(current)
+            current = ""
+        current = f"{current}\n{line}" if current else line
+    return out + ([current] if current else [])
 
 
 def fields_section(fields: list[str]) -> dict[str, Any]:
@@ -90,6 +104,12 @@ def modal(title: str, blocks: list[dict], *, callback_id: str, submit: str | Non
             raise ValueError("private_metadata over Slack's 3,000 characters")
         view["private_metadata"] = private_metadata
     return view
+
+
+def metadata(data: dict[str, Any]) -> str:
+    """What a modal carries to its submission (`private_metadata`): compact JSON, read by
+    handlers/view_state.metadata_of. `modal` refuses more than Slack's 3,000 characters."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 def message_modal(title: str, text: str) -> dict[str, Any]:

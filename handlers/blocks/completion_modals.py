@@ -3,11 +3,11 @@ paid, the delivery of a certificate of election. Pure builders."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 
 from handlers.blocks.case_card import RECIPIENT_LABEL
-from handlers.blocks.common import context, esc, modal, option, plain, section
-from handlers.blocks.cost_modal import amount_input, received_on_input, text_input
+from handlers.blocks.common import context, esc, metadata, modal, section
+from handlers.blocks.cost_modal import amount_input, received_on_input
+from handlers.blocks.inputs import moment_input, select_input, text_input, word_options
 from handlers.ids import Block, View
 from rules.money import format_money
 from rules.notices_owed import REASON_LIMIT as NOTICES_REASON_LIMIT
@@ -17,17 +17,6 @@ from services.completion.certificates import DELIVERY_METHODS
 from services.completion.complete import RESULTS_NOTICE_METHODS, CertificateLine, CompletionView
 from services.conduct.cases import CaseView
 from services.conduct.money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT
-
-
-def _select(block: Block, label: str, placeholder: str, values: tuple[str, ...]) -> dict:
-    return {"type": "input", "block_id": block.value, "label": plain(label),
-            "element": {"type": "static_select", "action_id": block.value, "placeholder": plain(placeholder),
-                        "options": [option(v.capitalize(), v) for v in values]}}
-
-
-def _when(block: Block, label: str, now: dt.datetime) -> dict:
-    return {"type": "input", "block_id": block.value, "label": plain(label),
-            "element": {"type": "datetimepicker", "action_id": block.value, "initial_date_time": int(now.timestamp())}}
 
 
 def owed_notice_lines(case: CaseView, limit: int = 20) -> list[str]:
@@ -91,7 +80,7 @@ def complete_modal(case: CaseView) -> dict:
         ]
     blocks += _notices_blocks(case)
     return modal("Complete the recount", blocks, callback_id=View.COMPLETE.value, submit="Complete",
-                 private_metadata=json.dumps({"case_id": case.id}))
+                 private_metadata=metadata({"case_id": case.id}))
 
 
 def results_notice_modal(case: CaseView, view: CompletionView, *, now: dt.datetime) -> dict:
@@ -103,11 +92,12 @@ def results_notice_modal(case: CaseView, view: CompletionView, *, now: dt.dateti
                 "of the local government of its results. The notice to send is in the case's thread."),
         text_input(Block.RESULTS_GIVEN_BY, "Given by", optional=False, max_length=NAME_LIMIT,
                    placeholder="Name of the person who gave the notice"),
-        _select(Block.RESULTS_METHOD, "How", "Choose how the notice was given", RESULTS_NOTICE_METHODS),
-        _when(Block.RESULTS_GIVEN_AT, "When", now),
+        select_input(Block.RESULTS_METHOD, "How", word_options(RESULTS_NOTICE_METHODS),
+                     placeholder="Choose how the notice was given"),
+        moment_input(Block.RESULTS_GIVEN_AT, "When", initial=now),
     ]
     return modal("Record results notice", blocks, callback_id=View.RESULTS_NOTICE.value, submit="Record",
-                 private_metadata=json.dumps({"case_id": case.id}))
+                 private_metadata=metadata({"case_id": case.id}))
 
 
 def balance_modal(case: CaseView, view: CompletionView, *, today: dt.date) -> dict:
@@ -119,7 +109,8 @@ def balance_modal(case: CaseView, view: CompletionView, *, today: dt.date) -> di
         context(f"{cite('(2)(c)')}: the requester pays the cost on demand. The payment is recorded, then spent on the "
                 "rest of the actual cost of the recount."),
         amount_input(Block.BALANCE_AMOUNT, "Amount ($)", optional=False, initial=f"{outstanding:.2f}"),
-        _select(Block.BALANCE_METHOD, "Method", "Choose how it was paid", PAYMENT_METHODS),
+        select_input(Block.BALANCE_METHOD, "Method", word_options(PAYMENT_METHODS),
+                     placeholder="Choose how it was paid"),
         text_input(Block.BALANCE_REFERENCE, "Receipt or check number", optional=False, max_length=REFERENCE_LIMIT,
                    placeholder="e.g. check 1077 / receipt R-2026-131"),
         text_input(Block.BALANCE_RECEIVED_BY, "Received by", optional=False, max_length=NAME_LIMIT,
@@ -127,7 +118,7 @@ def balance_modal(case: CaseView, view: CompletionView, *, today: dt.date) -> di
         received_on_input(Block.BALANCE_RECEIVED_ON, "Received on", today),
     ]
     return modal("Record balance paid", blocks, callback_id=View.BALANCE.value, submit="Record",
-                 private_metadata=json.dumps({"case_id": case.id}))
+                 private_metadata=metadata({"case_id": case.id}))
 
 
 def delivery_modal(case: CaseView, certificate: CertificateLine, *, now: dt.datetime) -> dict:
@@ -138,10 +129,11 @@ def delivery_modal(case: CaseView, certificate: CertificateLine, *, now: dt.date
                 "who received the highest number of votes and delivers it to that candidate."),
         text_input(Block.DELIVERY_BY, "Delivered by", optional=False, max_length=NAME_LIMIT,
                    placeholder="Name of the person who delivered it"),
-        _select(Block.DELIVERY_METHOD, "How", "Choose how it was delivered", DELIVERY_METHODS),
-        _when(Block.DELIVERY_AT, "When", now),
+        select_input(Block.DELIVERY_METHOD, "How", word_options(DELIVERY_METHODS),
+                     placeholder="Choose how it was delivered"),
+        moment_input(Block.DELIVERY_AT, "When", initial=now),
         text_input(Block.DELIVERY_DETAILS, "Details (address, tracking number, who received it)", max_length=1000,
-                   multiline=True),
+                   multiline=True, optional=True),
     ]
     return modal("Record delivery", blocks, callback_id=View.DELIVERY.value, submit="Record",
-                 private_metadata=json.dumps({"certificate_id": certificate.id, "case_id": case.id}))
+                 private_metadata=metadata({"certificate_id": certificate.id, "case_id": case.id}))

@@ -13,11 +13,11 @@ builders only.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from dataclasses import dataclass
 from typing import Any
 
-from handlers.blocks.common import context, esc, modal, plain, section
+from handlers.blocks.common import context, esc, metadata, modal, section
+from handlers.blocks.inputs import date_input, number_input, text_input
 from handlers.ids import Block, View
 from rules.cost import CostItem, CostItemKind
 from rules.money import format_money
@@ -49,30 +49,10 @@ GB_DESCRIPTION = "members of the governing body"
 
 
 # ------------------------------------------------------------------ elements
-def text_input(block: Block, label: str, *, optional: bool = True, max_length: int = DESCRIPTION_LIMIT,
-               placeholder: str | None = None, hint: str | None = None, initial: str | None = None,
-               multiline: bool = False) -> dict[str, Any]:
-    element: dict[str, Any] = {"type": "plain_text_input", "action_id": block.value, "max_length": max_length}
-    if multiline:
-        element["multiline"] = True
-    if placeholder:
-        element["placeholder"] = plain(placeholder, 150)
-    if initial:
-        element["initial_value"] = initial[:max_length]
-    return _input(block, label, element, optional=optional, hint=hint)
-
-
-def number_input(block: Block, label: str, *, decimal: bool = False, minimum: int = 0, optional: bool = True,
-                 hint: str | None = None, initial: str | None = None) -> dict[str, Any]:
-    element: dict[str, Any] = {"type": "number_input", "action_id": block.value, "is_decimal_allowed": decimal,
-                               "min_value": str(minimum)}
-    if initial is not None:
-        element["initial_value"] = initial
-    return _input(block, label, element, optional=optional, hint=hint)
-
-
 def amount_input(block: Block, label: str, *, optional: bool = True, hint: str | None = None,
                  initial: str | None = None) -> dict[str, Any]:
+    """An amount of money typed as text (Decimal, never a float: a number_input would round it); optional by
+    default, as the cost form's items are."""
     return text_input(block, label, optional=optional, max_length=AMOUNT_LIMIT, placeholder="e.g. 1,234.50",
                       hint=hint, initial=initial)
 
@@ -80,18 +60,8 @@ def amount_input(block: Block, label: str, *, optional: bool = True, hint: str |
 def received_on_input(block: Block, label: str, today: dt.date, *, hint: str | None = None) -> dict[str, Any]:
     """The day money was received (or a step done), recorded after the fact: a date picker set to today in
     Colorado; the service refuses a day after today."""
-    element = {"type": "datepicker", "action_id": block.value, "initial_date": today.isoformat(),
-               "placeholder": plain("The day it was received")}
-    return _input(block, label, element, optional=False,
-                  hint=hint or "The day it was received, not the day it is recorded; today unless you change it.")
-
-
-def _input(block: Block, label: str, element: dict[str, Any], *, optional: bool, hint: str | None) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "input", "block_id": block.value, "label": plain(label, 2000),
-                           "element": element, "optional": optional}
-    if hint:
-        out["hint"] = plain(hint, 2000)
-    return out
+    return date_input(block, label, initial=today, placeholder="The day it was received",
+                      hint=hint or "The day it was received, not the day it is recorded; today unless you change it.")
 
 
 def _plain_amount(amount) -> str:
@@ -155,12 +125,12 @@ def _per_day_blocks(group: PerDayGroup, title: str, note: str, values: dict[Bloc
     return [
         section(f"*{title}*"),
         context(note),
-        number_input(group.persons, "Persons paid", minimum=1, initial=values.get(group.persons)),
-        number_input(group.days, "Days (whole days)", minimum=1, initial=values.get(group.days)),
+        number_input(group.persons, "Persons paid", minimum=1, optional=True, initial=values.get(group.persons)),
+        number_input(group.days, "Days (whole days)", minimum=1, optional=True, initial=values.get(group.days)),
         amount_input(group.rate, "Daily fee per person ($)", initial=values.get(group.rate),
                      hint=f"At least {floor} a day for anyone not on the governing body "
                           f"({DAILY_COMPENSATION_FLOOR.citation})."),
-        number_input(group.gb_members, "Of them, members of the governing body", minimum=0,
+        number_input(group.gb_members, "Of them, members of the governing body", minimum=0, optional=True,
                      initial=values.get(group.gb_members)),
         amount_input(group.gb_rate, "Their daily fee, if different ($)", initial=values.get(group.gb_rate),
                      hint="No floor for members of the governing body; leave empty to pay them the fee above."),
@@ -184,10 +154,11 @@ def cost_modal(case: CaseView, *, previous: list[CostItem] | None = None) -> dic
                               "replaces it; the requester must then be notified of the new cost."))
     blocks += [
         section("*Staff time*"),
-        number_input(Block.COST_STAFF_HOURS, "Hours", decimal=True, initial=values.get(Block.COST_STAFF_HOURS),
-                     hint="Decimal hours are fine: 7.5"),
+        number_input(Block.COST_STAFF_HOURS, "Hours", decimal=True, optional=True,
+                     initial=values.get(Block.COST_STAFF_HOURS), hint="Decimal hours are fine: 7.5"),
         amount_input(Block.COST_STAFF_RATE, "Hourly rate ($)", initial=values.get(Block.COST_STAFF_RATE)),
-        text_input(Block.COST_STAFF_DESCRIPTION, "Who", placeholder="e.g. two election clerks",
+        text_input(Block.COST_STAFF_DESCRIPTION, "Who", optional=True, max_length=DESCRIPTION_LIMIT,
+                   placeholder="e.g. two election clerks",
                    initial=values.get(Block.COST_STAFF_DESCRIPTION)),
         *_per_day_blocks(BOARD, "Canvass board fees",
                          f"The canvass board of {cite(section='1-13.5-1301')} assists in the recount "
@@ -197,12 +168,14 @@ def cost_modal(case: CaseView, *, previous: list[CostItem] | None = None) -> dic
                          f"provides ({cite('(3)')}).", values),
         section("*Supplies*"),
         amount_input(Block.COST_SUPPLIES, "Supplies ($)", initial=values.get(Block.COST_SUPPLIES)),
-        text_input(Block.COST_SUPPLIES_DESCRIPTION, "What", placeholder="e.g. tally sheets, seals",
+        text_input(Block.COST_SUPPLIES_DESCRIPTION, "What", optional=True, max_length=DESCRIPTION_LIMIT,
+                   placeholder="e.g. tally sheets, seals",
                    initial=values.get(Block.COST_SUPPLIES_DESCRIPTION)),
         section("*Other*"),
         amount_input(Block.COST_OTHER_AMOUNT, "Amount ($)", initial=values.get(Block.COST_OTHER_AMOUNT)),
-        text_input(Block.COST_OTHER_DESCRIPTION, "What it is for", placeholder="e.g. ballot transport",
+        text_input(Block.COST_OTHER_DESCRIPTION, "What it is for", optional=True, max_length=DESCRIPTION_LIMIT,
+                   placeholder="e.g. ballot transport",
                    hint="Required with an amount.", initial=values.get(Block.COST_OTHER_DESCRIPTION)),
     ]
     return modal("Determine cost", blocks, callback_id=View.COST.value, submit="Determine",
-                 private_metadata=json.dumps({"case_id": case.id}))
+                 private_metadata=metadata({"case_id": case.id}))

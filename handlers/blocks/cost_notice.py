@@ -10,10 +10,10 @@ unused deposit (2)(f); the completion deadline (2)(e). Pure builders.
 from __future__ import annotations
 
 import datetime as dt
-import json
 
-from handlers.blocks.common import SECTION_TEXT_LIMIT, context, denver, esc, modal, option, plain, section
-from handlers.blocks.cost_modal import text_input
+from handlers.blocks.common import context, denver, esc, metadata, modal, section
+from handlers.blocks.inputs import moment_input, select_input, text_input, word_options
+from handlers.blocks.letters import SIGNATURE_PLACEHOLDER, letter_sections, long_day
 from handlers.blocks.requested_case import PARTY_LABEL
 from handlers.ids import Block, View
 from handlers.slack_text import mention
@@ -23,14 +23,6 @@ from services.conduct.cases import CaseView
 from services.conduct.money import COST_NOTICE_METHODS, NAME_LIMIT, PAYMENT_METHODS
 
 DEADLINE = "requested_recount_deadline"
-FENCE = "```"
-SIGNATURE_PLACEHOLDER = "[name]"
-
-
-def _long_day(date: dt.date) -> str:
-    return f"{date:%A, %B} {date.day}, {date.year}"
-
-
 def _methods() -> str:
     methods = list(PAYMENT_METHODS)
     return ", ".join(methods[:-1]) + f" or {methods[-1]}"
@@ -49,20 +41,20 @@ def cost_notice_letter(case: CaseView, *, today: dt.date, signer: str | None = N
         case.local_government,
         "Office of the Designated Election Official",
         "",
-        _long_day(today),
+        long_day(today),
         "",
         f"To: {requester}",
         *[f"    {line.strip()}" for line in contact.splitlines() if line.strip()],
         "",
         f"Re: Notice of the cost of the recount you requested - {case.contest}, {case.election} "
-        f"of {_long_day(case.election_date)} (recount case #{case.id})",
+        f"of {long_day(case.election_date)} (recount case #{case.id})",
         "",
         f"Dear {requester}:",
         "",
     ]
     if request:
         lines.append(
-            f"On {_long_day(request.received_on)} this office received your written request (reference "
+            f"On {long_day(request.received_on)} this office received your written request (reference "
             f"{request.received_reference}), as {_a(PARTY_LABEL.get(request.party_kind, request.party_kind))}, for a "
             f"recount of the votes cast for {case.contest}. Under {cite('(2)(a)')} a recount that the law does "
             "not otherwise require is conducted at the expense of the interested party who requests it.")
@@ -92,7 +84,7 @@ def cost_notice_letter(case: CaseView, *, today: dt.date, signer: str | None = N
         "",
     ]
     if deadline is not None:
-        when = f"that is, by {_long_day(deadline.due_date)}"
+        when = f"that is, by {long_day(deadline.due_date)}"
         if deadline.estimated:
             when += (" (an estimate until the canvass date is entered: the canvass board certifies no later than "
                      f"the fourteenth day after the election, {cite(section='1-13.5-1305')})")
@@ -120,44 +112,13 @@ def _a(noun: str) -> str:
     return ("an " if noun[:1].lower() in "aeiou" else "a ") + noun
 
 
-def _chunks(text: str, limit: int) -> list[str]:
-    """Paragraphs packed into pieces whose escaped text fits `limit`; a paragraph too long alone is cut."""
-    def fits(piece: str) -> bool:
-        return len(esc(piece)) <= limit
-
-    pieces: list[str] = []
-    current = ""
-    for paragraph in text.split("\n\n"):
-        candidate = f"{current}\n\n{paragraph}" if current else paragraph
-        if fits(candidate):
-            current = candidate
-            continue
-        if current:
-            pieces.append(current)
-        while not fits(paragraph):
-            cut = limit // 5  # every character escapes to at most five ("&amp;")
-            while fits(paragraph[:cut + 1]):
-                cut += 1
-            pieces.append(paragraph[:cut])
-            paragraph = paragraph[cut:]
-        current = paragraph
-    if current:
-        pieces.append(current)
-    return pieces
-
-
 def letter_blocks(case: CaseView, letter: str) -> list[dict]:
     """The letter in code blocks (each within a section's 3,000 characters), with what to do after sending."""
-    room = SECTION_TEXT_LIMIT - 2 * len(FENCE) - 2
-    pieces = [esc(piece) for piece in _chunks(letter, room)]
     request = case.request
     to = f" to {esc(request.requester_name)} ({esc(_one_line(request.requester_contact))})" if request else ""
     blocks = [section(f":envelope: *Notice of cost, ready to send*{to} ({cite('(2)(b)(III)')}). Copy it into an "
                       "email or onto letterhead, sign it and send it; then press *Record cost notice* on the card.")]
-    blocks += [section(f"{FENCE}\n{piece}\n{FENCE}") for piece in pieces]
-    if len(pieces) > 1:
-        blocks.append(context(f"The letter is in {len(pieces)} parts above (Slack's limit per block)."))
-    return blocks
+    return blocks + letter_sections(letter)
 
 
 def letter_text(case: CaseView) -> str:
@@ -177,20 +138,16 @@ def cost_notice_modal(case: CaseView, *, now: dt.datetime) -> dict:
         section(f"Notice to {who} of the cost of the recount of *{esc(case.contest)}*: *{cost}*."),
         context(f"{cite('(2)(b)(III)')}: the designated election official notifies the interested party that "
                 "requested the recount of the cost. The letter to send is in the case's thread."),
-        {"type": "input", "block_id": Block.COST_NOTICE_METHOD.value, "label": plain("How"),
-         "element": {"type": "static_select", "action_id": Block.COST_NOTICE_METHOD.value,
-                     "placeholder": plain("Choose how the requester was notified"),
-                     "options": [option(m.capitalize(), m) for m in COST_NOTICE_METHODS]}},
-        {"type": "input", "block_id": Block.COST_NOTICE_AT.value, "label": plain("When"),
-         "element": {"type": "datetimepicker", "action_id": Block.COST_NOTICE_AT.value,
-                     "initial_date_time": int(now.timestamp())}},
+        select_input(Block.COST_NOTICE_METHOD, "How", word_options(COST_NOTICE_METHODS),
+                     placeholder="Choose how the requester was notified"),
+        moment_input(Block.COST_NOTICE_AT, "When", initial=now),
         text_input(Block.COST_NOTICE_BY, "By whom", optional=False, max_length=NAME_LIMIT,
                    placeholder="Name of the person who sent it"),
         text_input(Block.COST_NOTICE_DETAILS, "Details (address, email, tracking number)", max_length=1000,
-                   multiline=True),
+                   multiline=True, optional=True),
     ]
     return modal("Record cost notice", blocks, callback_id=View.COST_NOTICE.value, submit="Record",
-                 private_metadata=json.dumps({"case_id": case.id}))
+                 private_metadata=metadata({"case_id": case.id}))
 
 
 def cost_notice_recorded(case: CaseView, *, cost, method: str, by: str, at: dt.datetime, actor: str) -> str:

@@ -5,10 +5,9 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 
-from handlers.blocks.common import button, context, denver, esc, modal, section
-from handlers.blocks.tally_modal import field, text_field
+from handlers.blocks.common import button, context, denver, esc, metadata, modal, section
+from handlers.blocks.inputs import moment_input, text_input
 from handlers.ids import Action, Block, View
 from handlers.slack_text import mention
 from rules.statute import cite
@@ -20,16 +19,12 @@ CITATION = cite("(4)")
 
 def versions_text(summary: EvidenceSummary) -> str:
     """Which survey of returns the case uses, and how many versions exist (every one is kept)."""
-    kept = f"{summary.survey_versions} version{'s' if summary.survey_versions != 1 else ''} kept"
-    text = f"Survey of returns: this case uses version {summary.survey_version}; {kept}"
-    if summary.latest_version > summary.survey_version:
+    kept = f"{summary.returns_versions} version{'s' if summary.returns_versions != 1 else ''} kept"
+    text = f"Survey of returns: this case uses version {summary.returns_version}; {kept}"
+    if summary.latest_version > summary.returns_version:
         text += f" (the latest is version {summary.latest_version})"
     return text + (". A correction under (4) is a new version with its reason and evidence (`/recount returns`, an "
                    "official).")
-
-
-def _when(block: Block, label: str, now: dt.datetime) -> dict:
-    return field(block.value, label, {"type": "datetimepicker", "initial_date_time": int(now.timestamp())})
 
 
 def demand_modal(case: CaseView, *, now: dt.datetime) -> dict:
@@ -38,14 +33,14 @@ def demand_modal(case: CaseView, *, now: dt.datetime) -> dict:
         context(f"{CITATION}: the designated election official may require the production of any documentary "
                 "evidence regarding the legality of any vote cast or counted, and may correct the survey of returns "
                 "in accordance with the findings based on the evidence presented."),
-        text_field(Block.EVIDENCE_WHAT.value, "What is demanded", multiline=True, max_length=2000,
+        text_input(Block.EVIDENCE_WHAT, "What is demanded", multiline=True, max_length=2000,
                    placeholder="e.g. the poll book pages of Precinct 2 for the voters challenged"),
-        text_field(Block.EVIDENCE_OF_WHOM.value, "Of whom", max_length=300,
+        text_input(Block.EVIDENCE_OF_WHOM, "Of whom", max_length=300,
                    placeholder="Who must produce it (a person, an office)"),
-        _when(Block.EVIDENCE_WHEN, "When it was demanded", now),
+        moment_input(Block.EVIDENCE_WHEN, "When it was demanded", initial=now),
     ]
     return modal("Demand evidence", blocks, callback_id=View.DEMAND_EVIDENCE.value, submit="Record",
-                 private_metadata=json.dumps({"k": case.id}))
+                 private_metadata=metadata({"k": case.id}))
 
 
 def production_modal(demand: DemandLine, *, contest: str, now: dt.datetime) -> dict:
@@ -53,14 +48,14 @@ def production_modal(demand: DemandLine, *, contest: str, now: dt.datetime) -> d
         section(f"What was produced for the demand in the recount of *{esc(contest)}* (case #{demand.case_id}):\n"
                 f">{esc(demand.description)}\nof {esc(demand.demanded_of)}, demanded {denver(demand.demanded_at)} "
                 f"by {mention(demand.demanded_by)}."),
-        text_field(Block.EVIDENCE_PRODUCED.value, "What was produced", multiline=True, max_length=2000,
+        text_input(Block.EVIDENCE_PRODUCED, "What was produced", multiline=True, max_length=2000,
                    placeholder="The documents produced (and where they are kept)"),
-        _when(Block.EVIDENCE_PRODUCED_AT, "When it was produced", now),
+        moment_input(Block.EVIDENCE_PRODUCED_AT, "When it was produced", initial=now),
         context(f"{CITATION}: a correction of the survey based on the evidence is made with `/recount returns` (an "
                 "official): a new version with its reason and evidence."),
     ]
     return modal("Evidence produced", blocks, callback_id=View.RECORD_PRODUCTION.value, submit="Record",
-                 private_metadata=json.dumps({"d": demand.id}))
+                 private_metadata=metadata({"d": demand.id}))
 
 
 def demand_line(d: DemandLine) -> str:

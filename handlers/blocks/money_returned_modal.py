@@ -3,11 +3,10 @@ builder."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 from decimal import Decimal
 
-from handlers.blocks.common import context, esc, modal, option, plain, section
-from handlers.blocks.cost_modal import text_input
+from handlers.blocks.common import context, esc, metadata, modal, section
+from handlers.blocks.inputs import moment_input, select_input, text_input, word_options
 from handlers.ids import Block, View
 from rules.money import format_money
 from rules.statute import cite
@@ -26,17 +25,13 @@ def money_returned_modal(case: CaseView, *, refund: bool, amount: Decimal, now: 
         section(f"The {what}, *{format_money(amount)}*, handed back to {who} for the recount of "
                 f"*{esc(case.contest)}*."),
         context(law),
-        {"type": "input", "block_id": Block.RETURNED_METHOD.value, "label": plain("How"),
-         "element": {"type": "static_select", "action_id": Block.RETURNED_METHOD.value,
-                     "placeholder": plain("Choose how it was paid back"),
-                     "options": [option(v.capitalize(), v) for v in RETURN_METHODS]}},
+        select_input(Block.RETURNED_METHOD, "How", word_options(RETURN_METHODS),
+                     placeholder="Choose how it was paid back"),
         text_input(Block.RETURNED_REFERENCE, "Check or transaction number", optional=False, max_length=REFERENCE_LIMIT,
                    placeholder="e.g. check 2291"),
         text_input(Block.RETURNED_BY, "Returned by", optional=False, max_length=NAME_LIMIT,
                    placeholder="Name of the person who paid it back"),
-        {"type": "input", "block_id": Block.RETURNED_AT.value, "label": plain("When"),
-         "element": {"type": "datetimepicker", "action_id": Block.RETURNED_AT.value,
-                     "initial_date_time": int(now.timestamp())}},
+        moment_input(Block.RETURNED_AT, "When", initial=now),
     ]
     return modal("Record money returned", blocks, callback_id=View.MONEY_RETURNED.value, submit="Record",
-                 private_metadata=json.dumps({"case_id": case.id}))
+                 private_metadata=metadata({"case_id": case.id}))

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 
 from handlers.blocks.case_card import RECIPIENT_LABEL
-from handlers.blocks.common import context, esc, modal, option, plain, section
+from handlers.blocks.common import context, esc, metadata, modal, section
+from handlers.blocks.inputs import moment_input, select_input, text_input, word_options
 from handlers.ids import Block, View
 from services.conduct.cases import CaseView, NoticeMethod, NoticeView
 
@@ -15,21 +15,13 @@ def notice_modal(notice: NoticeView, case: CaseView, *, now: dt.datetime) -> dic
     blocks = [
         section(f"Notice of the recount of *{esc(case.contest)}* to *{esc(who)}*."),
         context(f"{notice.citation}: notice by any means reasonably expected to notify the recipient."),
-        {"type": "input", "block_id": Block.NOTICE_GIVEN_BY.value, "label": plain("Given by"),
-         "element": {"type": "plain_text_input", "action_id": Block.NOTICE_GIVEN_BY.value, "max_length": 200,
-                     "placeholder": plain("Name of the person who gave the notice")}},
-        {"type": "input", "block_id": Block.NOTICE_METHOD.value, "label": plain("How"),
-         "element": {"type": "static_select", "action_id": Block.NOTICE_METHOD.value,
-                     "placeholder": plain("Choose how the notice was given"),
-                     "options": [option(m.value.capitalize(), m.value) for m in NoticeMethod]}},
-        {"type": "input", "block_id": Block.NOTICE_GIVEN_AT.value, "label": plain("When"),
-         "element": {"type": "datetimepicker", "action_id": Block.NOTICE_GIVEN_AT.value,
-                     "initial_date_time": int(now.timestamp())}},
-        {"type": "input", "block_id": Block.NOTICE_DETAILS.value, "optional": True,
-         "label": plain("Details (address, number, reference)"),
-         "element": {"type": "plain_text_input", "action_id": Block.NOTICE_DETAILS.value, "multiline": True,
-                     "max_length": 1000}},
+        text_input(Block.NOTICE_GIVEN_BY, "Given by", max_length=200,
+                   placeholder="Name of the person who gave the notice"),
+        select_input(Block.NOTICE_METHOD, "How", word_options(m.value for m in NoticeMethod),
+                     placeholder="Choose how the notice was given"),
+        moment_input(Block.NOTICE_GIVEN_AT, "When", initial=now),
+        text_input(Block.NOTICE_DETAILS, "Details (address, number, reference)", max_length=1000, multiline=True,
+                   optional=True),
     ]
-    metadata = json.dumps({"notice_id": notice.id, "case_id": case.id})
     return modal("Record notice", blocks, callback_id=View.RECORD_NOTICE.value, submit="Record",
-                 private_metadata=metadata)
+                 private_metadata=metadata({"notice_id": notice.id, "case_id": case.id}))

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import datetime as dt
-import json
 
-from handlers.blocks.common import context, esc, modal, option, plain, section
-from handlers.blocks.cost_modal import amount_input, received_on_input, text_input
+from handlers.blocks.common import context, esc, metadata, modal, section
+from handlers.blocks.cost_modal import amount_input, received_on_input
+from handlers.blocks.inputs import select_input, text_input, word_options
 from handlers.ids import Block, View
 from rules.money import format_money
 from rules.statute import cite
@@ -29,10 +29,8 @@ def payment_modal(case: CaseView, *, today: dt.date) -> dict:
                 f"recount's expenses. Counting waits until the cost is collected in full {cite('(2)(b)(IV)')}; "
                 "more than the cost is held too, and what is unused is returned after the recount (2)(f)."),
         amount_input(Block.PAYMENT_AMOUNT, "Amount ($)", optional=False),
-        {"type": "input", "block_id": Block.PAYMENT_METHOD.value, "label": plain("Method"),
-         "element": {"type": "static_select", "action_id": Block.PAYMENT_METHOD.value,
-                     "placeholder": plain("Choose how it was paid"),
-                     "options": [option(m.capitalize(), m) for m in PAYMENT_METHODS]}},
+        select_input(Block.PAYMENT_METHOD, "Method", word_options(PAYMENT_METHODS),
+                     placeholder="Choose how it was paid"),
         text_input(Block.PAYMENT_REFERENCE, "Receipt or check number", optional=False,
                    max_length=REFERENCE_LIMIT, placeholder="e.g. check 1042 / receipt R-2026-118"),
         text_input(Block.PAYMENT_RECEIVED_BY, "Received by", optional=False, max_length=NAME_LIMIT,
@@ -40,4 +38,4 @@ def payment_modal(case: CaseView, *, today: dt.date) -> dict:
         received_on_input(Block.PAYMENT_RECEIVED_ON, "Received on", today),
     ]
     return modal("Record payment", blocks, callback_id=View.PAYMENT.value, submit="Record",
-                 private_metadata=json.dumps({"case_id": case.id}))
+                 private_metadata=metadata({"case_id": case.id}))

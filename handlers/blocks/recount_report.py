@@ -11,9 +11,9 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, SECTION_TEXT_LIMIT, context, day, denver, esc, section
+from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, context, day, denver, esc, section
 from handlers.blocks.completion_section import OUTCOME_LABEL, elected_text, names, ranked_totals
-from handlers.blocks.cost_notice import FENCE, SIGNATURE_PLACEHOLDER, _chunks, _long_day
+from handlers.blocks.letters import FENCE, SIGNATURE_PLACEHOLDER, letter_sections, long_day
 from handlers.blocks.lot_report import notices_override_text
 from handlers.slack_text import link as slack_link
 from handlers.slack_text import mention
@@ -195,15 +195,15 @@ def results_notice_letter(case: CaseView, view: CompletionView, *, today: dt.dat
         case.local_government,
         "Office of the Designated Election Official",
         "",
-        _long_day(today),
+        long_day(today),
         "",
         f"To: {body}",
         "",
-        f"Re: {amended}Results of the recount - {case.contest}, {case.election} of {_long_day(case.election_date)} "
+        f"Re: {amended}Results of the recount - {case.contest}, {case.election} of {long_day(case.election_date)} "
         f"(recount case #{case.id})",
         "",
         f"Under {cite('(6)')} I notify you of the results of the recount of the votes cast for {case.contest}, "
-        f"completed on {_long_day(view.completed_at.astimezone(DENVER).date())}"
+        f"completed on {long_day(view.completed_at.astimezone(DENVER).date())}"
         ". The amended count is:",
         "",
         *table,
@@ -231,7 +231,7 @@ def results_notice_letter(case: CaseView, view: CompletionView, *, today: dt.dat
             lot = view.lot
             if lot is not None:
                 others = [c for c in lot.tied if c not in lot.winners]
-                lines += ["", f"The lot was drawn on {_long_day(lot.drawn_at.astimezone(DENVER).date())} at "
+                lines += ["", f"The lot was drawn on {long_day(lot.drawn_at.astimezone(DENVER).date())} at "
                               f"{lot.drawn_at.astimezone(DENVER):%-I:%M %p} at {lot.place}, by {lot.conducted_by}, "
                               f"witnessed by {' '.join(lot.witnesses.split())}, by {lot.method}"
                               + (f" ({' '.join(lot.method_details.split())})" if lot.method_details else "")
@@ -275,8 +275,6 @@ def results_notice_letter(case: CaseView, view: CompletionView, *, today: dt.dat
 
 
 def results_notice_blocks(case: CaseView, view: CompletionView, letter: str) -> list[dict]:
-    room = SECTION_TEXT_LIMIT - 2 * len(FENCE) - 2
-    pieces = [esc(piece) for piece in _chunks(letter, room)]
     body = esc((view.completion or {}).get("notice_of_results_to") or case.governing_body)
     if view.lot is not None:
         blocks = [section(f":envelope: *Amended notice of the results, ready to send* to {body} ({cite('(6)')}, "
@@ -286,10 +284,7 @@ def results_notice_blocks(case: CaseView, view: CompletionView, letter: str) -> 
         blocks = [section(f":envelope: *Notice of the results, ready to send* to {body} ({cite('(6)')}). Copy it "
                           "into an email or onto letterhead, sign it and send it; then press *Record results notice* "
                           "on the card.")]
-    blocks += [section(f"{FENCE}\n{piece}\n{FENCE}") for piece in pieces]
-    if len(pieces) > 1:
-        blocks.append(context(f"The letter is in {len(pieces)} parts above (Slack's limit per block)."))
-    return blocks
+    return blocks + letter_sections(letter)
 
 
 def results_notice_text(case: CaseView, view: CompletionView) -> str:

@@ -13,10 +13,10 @@ that redraw was lost. Step 2 keeps the contest select, so a refusal about the co
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import Any
 
-from handlers.blocks.common import context, day, esc, message_modal, modal, option, plain, section
+from handlers.blocks.common import context, day, esc, message_modal, metadata, modal, option, plain, section
+from handlers.blocks.inputs import date_input, input_block, select_input, text_input
 from handlers.blocks.requested_case import PARTY_LABEL
 from handlers.ids import Block, View
 from handlers.slack_text import channel_link
@@ -24,7 +24,6 @@ from rules.requests import PartyKind, favored_label
 from services.requests.views import ContestOption, RequestForm, RequestView
 
 TITLE = "Recount request"
-SELECT_OPTIONS_LIMIT = 100
 KIND_LABEL = {"candidate": "candidate race", "question": "ballot issue or question"}
 PARTY_OPTIONS = [
     (PartyKind.ELIGIBLE_ELECTOR.value, "An eligible elector", "May request a recount of any contest"),
@@ -33,63 +32,15 @@ PARTY_OPTIONS = [
 ]
 
 
-def metadata(data: dict[str, Any]) -> str:
-    return json.dumps(data, separators=(",", ":"))
-
-
-def metadata_of(view: dict) -> dict[str, Any]:
-    try:
-        data = json.loads(view.get("private_metadata") or "{}")
-    except ValueError:
-        data = {}
-    return data if isinstance(data, dict) else {}
-
-
 def in_favor_block(contest_id: int) -> str:
     return f"{Block.REQUEST_IN_FAVOR_OF_PREFIX.value}{contest_id}"
 
 
-# ------------------------------------------------------------------ small pieces
-def _input(block_id: str, label: str, element: dict[str, Any], *, optional: bool = False, hint: str | None = None,
-           dispatch: bool = False) -> dict[str, Any]:
-    # The element's action_id is its block's id (handlers.ids.value_of reads it so).
-    out: dict[str, Any] = {"type": "input", "block_id": block_id, "label": plain(label, 2000),
-                           "element": {**element, "action_id": block_id}, "optional": optional}
-    if hint:
-        out["hint"] = plain(hint, 2000)
-    if dispatch:
-        out["dispatch_action"] = True
-    return out
-
-
-def _select(options: list[dict], *, initial: str | None, placeholder: str) -> dict[str, Any]:
-    element: dict[str, Any] = {"type": "static_select", "placeholder": plain(placeholder, 150)}
-    if len(options) <= SELECT_OPTIONS_LIMIT:
-        element["options"] = options
-    else:
-        element["option_groups"] = [
-            {"label": plain(f"{i + 1}–{min(i + SELECT_OPTIONS_LIMIT, len(options))}", 75),
-             "options": options[i:i + SELECT_OPTIONS_LIMIT]}
-            for i in range(0, len(options), SELECT_OPTIONS_LIMIT)][:SELECT_OPTIONS_LIMIT]
-    chosen = next((o for o in options if o["value"] == initial), None)
-    if chosen is not None:
-        element["initial_option"] = chosen
-    return element
-
-
-def _text(block: Block, label: str, *, max_length: int, placeholder: str | None = None, hint: str | None = None,
-          multiline: bool = False) -> dict[str, Any]:
-    element: dict[str, Any] = {"type": "plain_text_input", "max_length": max_length, "multiline": multiline}
-    if placeholder:
-        element["placeholder"] = plain(placeholder, 150)
-    return _input(block.value, label, element, hint=hint)
-
-
 def _contest_select(form: RequestForm, contest_id: int | None) -> dict[str, Any]:
     options = [option(c.name, str(c.id)) for c in form.contests]
-    return _input(Block.REQUEST_CONTEST.value, "Contest", _select(
-        options, initial=str(contest_id) if contest_id is not None else None, placeholder="Choose the contest"),
-        dispatch=True, hint=f"The contests of {form.election} with returns.")
+    return select_input(Block.REQUEST_CONTEST, "Contest", options, placeholder="Choose the contest",
+                        initial=str(contest_id) if contest_id is not None else None, dispatch=True,
+                        hint=f"The contests of {form.election} with returns.")
 
 
 def _where(approvals_channel: str | None, channel_id: str | None) -> str:
@@ -137,28 +88,27 @@ def enter_modal(form: RequestForm, contest: ContestOption, *, channel_id: str | 
     if contest.case_id is not None:
         blocks.append(context(f":warning: A recount of this contest is already open (case #{contest.case_id})."))
     blocks += [
-        _text(Block.REQUEST_REQUESTER_NAME, "Requester's name", max_length=300,
-              placeholder="As written on the request"),
-        _text(Block.REQUEST_REQUESTER_CONTACT, "Requester's contact", max_length=500,
-              placeholder="Address, email or phone",
-              hint="Where the cost of the recount is sent (C.R.S. 1-13.5-1306(2)(b)(III))."),
-        _input(Block.REQUEST_PARTY_KIND.value, "The requester is", {
+        text_input(Block.REQUEST_REQUESTER_NAME, "Requester's name", max_length=300,
+                   placeholder="As written on the request"),
+        text_input(Block.REQUEST_REQUESTER_CONTACT, "Requester's contact", max_length=500,
+                   placeholder="Address, email or phone",
+                   hint="Where the cost of the recount is sent (C.R.S. 1-13.5-1306(2)(b)(III))."),
+        input_block(Block.REQUEST_PARTY_KIND, "The requester is", {
             "type": "radio_buttons",
             "options": [{"text": plain(label, 75), "value": value, "description": plain(note, 75)}
                         for value, label, note in PARTY_OPTIONS]},
             hint="The interested parties (2)(a) names."),
-        _input(in_favor_block(contest.id), "In favor of", _select(
-            [option(c.name, str(c.id)) for c in contest.choices], initial=None, placeholder="Choose the choice"),
-            optional=True,
+        select_input(
+            in_favor_block(contest.id), "In favor of", [option(c.name, str(c.id)) for c in contest.choices],
+            placeholder="Choose the choice", optional=True,
             hint="A candidate names themselves, an issue committee its side; optional for an eligible elector "
                  "((2)(a) asks none). It decides a refund under (2)(d): with none, only an amended count within "
                  "(1)'s margin refunds (reading: no-choice refund, margin-only)."),
-        _input(Block.REQUEST_RECEIVED_ON.value, "Written request received on", {
-            "type": "datepicker", "initial_date": today.isoformat(),
-            "placeholder": plain("The day the office received it")}),
-        _text(Block.REQUEST_REFERENCE, "Reference to the written request", max_length=300,
-              placeholder="e.g. letter of 2026-11-05, file no. R-2026-01"),
-        _input(Block.REQUEST_REQUESTER_USER.value, "The requester in Slack", {
+        date_input(Block.REQUEST_RECEIVED_ON, "Written request received on", initial=today,
+                   placeholder="The day the office received it"),
+        text_input(Block.REQUEST_REFERENCE, "Reference to the written request", max_length=300,
+                   placeholder="e.g. letter of 2026-11-05, file no. R-2026-01"),
+        input_block(Block.REQUEST_REQUESTER_USER, "The requester in Slack", {
             "type": "users_select", "placeholder": plain("If they are in this workspace")}, optional=True,
             hint="A person may not decide their own request."),
         context(_window(form)),
@@ -175,8 +125,8 @@ def decision_modal(request: RequestView, *, approve: bool, own_entry: bool = Fal
     who = f"{esc(request.requester_name)} ({PARTY_LABEL.get(request.party_kind, request.party_kind)})"
     if approve:
         what = (f"*Approve* the request of {who} for a recount of *{esc(request.contest)}* in favor of "
-                f"{esc(favored_label(request.in_favor_of))}?\nApproval opens the requested recount: before counting, notice "
-                "under (2)(b)(I), then the cost is determined, the requester notified and the cost collected "
+                f"{esc(favored_label(request.in_favor_of))}?\nApproval opens the requested recount: before counting, "
+                "notice under (2)(b)(I), then the cost is determined, the requester notified and the cost collected "
                 "((2)(b)(II)–(IV)).")
     else:
         what = (f"*Reject* the request of {who} for a recount of *{esc(request.contest)}*?\nNo recount is opened; "
@@ -185,20 +135,18 @@ def decision_modal(request: RequestView, *, approve: bool, own_entry: bool = Fal
         section(what),
         context(f"Received {day(request.received_on)} · ref. {esc(request.received_reference)} · request "
                 f"#{request.id}"),
-        _input(Block.REQUEST_NOTE.value, "Note", {
-            "type": "plain_text_input", "multiline": True, "max_length": 2000,
-            "placeholder": plain("Why: e.g. timely, requester verified as an eligible elector")},
-            hint="Required. Posted in the request's thread and kept in the audit log."),
+        text_input(Block.REQUEST_NOTE, "Note", max_length=2000, multiline=True,
+                   placeholder="Why: e.g. timely, requester verified as an eligible elector",
+                   hint="Required. Posted in the request's thread and kept in the audit log."),
     ]
     if own_entry:
         blocks += [
             section("You entered this request on the requester's behalf, and no one else in this office may decide "
                     "it. You may decide it yourself under the reading *one office, one person*, saying why; or an "
                     "official names an approver with `/recount admin approver @person on` to decide it instead."),
-            _input(Block.REQUEST_OWN_REASON.value, "Why you decide a request you entered", {
-                "type": "plain_text_input", "multiline": True, "max_length": 2000,
-                "placeholder": plain("e.g. I am the office's only election official and staff")},
-                hint="Required. Kept with the decision and in the audit log."),
+            text_input(Block.REQUEST_OWN_REASON, "Why you decide a request you entered", max_length=2000,
+                       multiline=True, placeholder="e.g. I am the office's only election official and staff",
+                       hint="Required. Kept with the decision and in the audit log."),
         ]
     title, submit = ("Approve request", "Approve") if approve else ("Reject request", "Reject")
     return modal(title, blocks, callback_id=View.REQUEST_DECISION.value, submit=submit,

@@ -10,7 +10,6 @@ Pure builders. What a later request needs is kept in `private_metadata` (JSON, s
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import Any
 
 from handlers.blocks.common import (
@@ -18,16 +17,18 @@ from handlers.blocks.common import (
     MODAL_BLOCKS_LIMIT,
     SECTION_TEXT_LIMIT,
     button,
+    chunks,
     context,
     day,
     denver,
     election_label,
     esc,
+    metadata,
     modal,
     option,
-    plain,
     section,
 )
+from handlers.blocks.inputs import SELECT_OPTIONS_LIMIT, date_input, number_input, select_input, text_input
 from handlers.ids import Action, Block, View
 from handlers.slack_text import mention
 from rules.contest import ContestKind
@@ -43,76 +44,20 @@ from services.returns.forms import (
     NewElection,
     PickForm,
     Target,
-    who,
 )
 
 METADATA_LIMIT = 3000
-SELECT_OPTIONS_LIMIT = 100
 KIND_OPTIONS = [(ContestKind.CANDIDATE.value, "Candidate race"),
                 (ContestKind.QUESTION.value, "Ballot issue or question")]
 
 
 # ------------------------------------------------------------------ small pieces
-def _select(block: Block, options: list[dict], *, initial: str | None = None, placeholder: str) -> dict[str, Any]:
-    """A static_select; over 100 options they go in groups of 100 (Slack's limits)."""
-    element: dict[str, Any] = {"type": "static_select", "action_id": block.value,
-                               "placeholder": plain(placeholder, 150)}
-    if len(options) <= SELECT_OPTIONS_LIMIT:
-        element["options"] = options
-    else:
-        element["option_groups"] = [
-            {"label": plain(f"{i + 1}–{min(i + SELECT_OPTIONS_LIMIT, len(options))}", 75),
-             "options": options[i:i + SELECT_OPTIONS_LIMIT]}
-            for i in range(0, len(options), SELECT_OPTIONS_LIMIT)][:SELECT_OPTIONS_LIMIT]
-    chosen = next((o for o in options if o["value"] == initial), None)
-    if chosen is not None:
-        element["initial_option"] = chosen
-    return element
-
-
-def _input(block: Block | str, label: str, element: dict[str, Any], *, optional: bool = False,
-           hint: str | None = None, dispatch: bool = False) -> dict[str, Any]:
-    block_id = block.value if isinstance(block, Block) else block
-    out: dict[str, Any] = {"type": "input", "block_id": block_id, "label": plain(label, 2000),
-                           "element": {**element, "action_id": block_id}, "optional": optional}
-    if hint:
-        out["hint"] = plain(hint, 2000)
-    if dispatch:
-        out["dispatch_action"] = True
-    return out
-
-
-def _text(block: Block, label: str, *, initial: str | None = None, placeholder: str | None = None,
-          multiline: bool = False, max_length: int = 300, optional: bool = False, hint: str | None = None) -> dict:
-    element: dict[str, Any] = {"type": "plain_text_input", "multiline": multiline, "max_length": max_length}
-    if initial:
-        element["initial_value"] = initial[:max_length]
-    if placeholder:
-        element["placeholder"] = plain(placeholder, 150)
-    return _input(block, label, element, optional=optional, hint=hint)
-
-
-def _number(block_id: str, label: str, *, initial: int | None, minimum: int, hint: str | None = None) -> dict:
-    element: dict[str, Any] = {"type": "number_input", "is_decimal_allowed": False, "min_value": str(minimum)}
-    if initial is not None:
-        element["initial_value"] = str(initial)
-    return _input(block_id, label, element, hint=hint)
-
-
 def _metadata(data: dict[str, Any], *, field: str | None = None) -> str:
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    text = metadata(data)
     if len(text) > METADATA_LIMIT:
         raise UserError("The names in this contest are too long to carry through Slack's form; shorten them or "
                         "import the returns from a file (`recount-bot import`).", field=field)
     return text
-
-
-def metadata_of(view: dict) -> dict[str, Any]:
-    try:
-        data = json.loads(view.get("private_metadata") or "{}")
-    except ValueError:
-        data = {}
-    return data if isinstance(data, dict) else {}
 
 
 def loading_modal() -> dict:
@@ -135,41 +80,39 @@ def pick_modal(form: PickForm, *, channel_id: str | None, contest: str | None = 
         options = [option(election_label(e, form.elections), str(e.id))
                    for e in form.elections[:SELECT_OPTIONS_LIMIT - 1]]
         options.append(option("New election…", NEW))
-        blocks.append(_input(Block.RETURNS_ELECTION, "Election", _select(
-            Block.RETURNS_ELECTION, options, initial=str(form.election_id) if form.election_id else NEW,
-            placeholder="Choose the election"), dispatch=True))
+        blocks.append(select_input(Block.RETURNS_ELECTION, "Election", options, placeholder="Choose the election",
+                                   initial=str(form.election_id) if form.election_id else NEW, dispatch=True))
     if new_election:
         government, body = form.governments[0] if len(form.governments) == 1 else (None, None)
         known = ", ".join(name for name, _ in form.governments)
         blocks += [
-            _text(Block.RETURNS_NEW_ELECTION_NAME, "Election name",
-                  placeholder="e.g. Regular Special District Election"),
-            _input(Block.RETURNS_NEW_ELECTION_DATE, "Election day",
-                   {"type": "datepicker", "placeholder": plain("Choose the day of the election")}),
-            _text(Block.RETURNS_LOCAL_GOVERNMENT, "Local government conducting the election", initial=government,
-                  placeholder="e.g. Bear Creek Fire Protection District",
-                  hint=f"Already set up: {known}." if known else None),
-            _text(Block.RETURNS_GOVERNING_BODY, "Its governing body (receives the recount notices)", initial=body,
-                  placeholder="e.g. Board of Directors"),
+            text_input(Block.RETURNS_NEW_ELECTION_NAME, "Election name",
+                       placeholder="e.g. Regular Special District Election"),
+            date_input(Block.RETURNS_NEW_ELECTION_DATE, "Election day", placeholder="Choose the day of the election"),
+            text_input(Block.RETURNS_LOCAL_GOVERNMENT, "Local government conducting the election", initial=government,
+                       placeholder="e.g. Bear Creek Fire Protection District",
+                       hint=f"Already set up: {known}." if known else None),
+            text_input(Block.RETURNS_GOVERNING_BODY, "Its governing body (receives the recount notices)",
+                       initial=body, placeholder="e.g. Board of Directors"),
         ]
     show_new_contest = new_election or not form.contests or contest == NEW
     if not new_election and form.contests:
         options = [option(c.name, str(c.id)) for c in form.contests]
         options.append(option("New contest…", NEW))
-        blocks.append(_input(Block.RETURNS_CONTEST, "Contest", _select(
-            Block.RETURNS_CONTEST, options, initial=contest, placeholder="Choose the contest"), dispatch=True))
+        blocks.append(select_input(Block.RETURNS_CONTEST, "Contest", options, placeholder="Choose the contest",
+                                   initial=contest, dispatch=True))
     if show_new_contest:
         blocks += [
-            _text(Block.RETURNS_NEW_CONTEST_NAME, "New contest: name", initial=contest_name,
-                  placeholder="e.g. Aspen Grove Library District - Trustee"),
-            _input(Block.RETURNS_NEW_CONTEST_KIND, "Kind", _select(
-                Block.RETURNS_NEW_CONTEST_KIND, [option(label, value) for value, label in KIND_OPTIONS],
-                initial=ContestKind.CANDIDATE.value, placeholder="Choose the kind")),
-            _number(Block.RETURNS_NEW_CONTEST_SEATS.value, "Seats to fill", initial=1, minimum=1),
-            _text(Block.RETURNS_NEW_CONTEST_CHOICES, "Choices, one per line", multiline=True, max_length=3000,
-                  placeholder="The candidates, or Yes and No",
-                  hint=f"In ballot order. Blank lines are ignored; at most {MAX_CHOICES}. One choice alone is an "
-                       "uncontested race."),
+            text_input(Block.RETURNS_NEW_CONTEST_NAME, "New contest: name", initial=contest_name,
+                       placeholder="e.g. Aspen Grove Library District - Trustee"),
+            select_input(Block.RETURNS_NEW_CONTEST_KIND, "Kind",
+                         [option(label, value) for value, label in KIND_OPTIONS], placeholder="Choose the kind",
+                         initial=ContestKind.CANDIDATE.value),
+            number_input(Block.RETURNS_NEW_CONTEST_SEATS, "Seats to fill", initial=1, minimum=1),
+            text_input(Block.RETURNS_NEW_CONTEST_CHOICES, "Choices, one per line", multiline=True, max_length=3000,
+                       placeholder="The candidates, or Yes and No",
+                       hint=f"In ballot order. Blank lines are ignored; at most {MAX_CHOICES}. One choice alone is "
+                            "an uncontested race."),
         ]
     metadata = _metadata({"c": channel_id, "le": form.election_id})
     return modal("Enter returns", blocks, callback_id=View.RETURNS_PICK.value, submit="Next",
@@ -202,7 +145,7 @@ def target_of(meta: dict[str, Any]) -> Target:
 def entry_modal(form: EntryForm, *, channel_id: str | None) -> dict:
     """One number input per choice, the unit when the contest has several, and for a correction its reason."""
     if len(form.choices) > MAX_CHOICES:
-        raise UserError(f"{esc(form.contest_name)} has {len(form.choices)} choices; this form holds at most "
+        raise UserError(f"{form.contest_name} has {len(form.choices)} choices; this form holds at most "
                         f"{MAX_CHOICES}. Import its returns from a file (`recount-bot import`).", field="choices")
     seats = f"{form.seats} seat{'s' if form.seats != 1 else ''}"
     new = " (new)" if form.target.contest_id is None else ""
@@ -212,7 +155,7 @@ def entry_modal(form: EntryForm, *, channel_id: str | None) -> dict:
     next_version = form.version + 1
     if form.correction:
         blocks.append(context(
-            f"Correcting survey version {form.version} (recorded by {who(form.version_by)}"
+            f"Correcting survey version {form.version} (recorded by {mention(form.version_by)}"
             f"{', ' + denver(form.version_at) if form.version_at else ''}). Your correction becomes version "
             f"{next_version} with its reason; version {form.version} stays on the record ({CITATION})."))
     else:
@@ -220,26 +163,27 @@ def entry_modal(form: EntryForm, *, channel_id: str | None) -> dict:
     unit_key = form.units.index(form.unit) if form.unit in form.units else 0
     if form.per_unit:
         options = [option(unit_label(u), str(i)) for i, u in enumerate(form.units)]
-        blocks.append(_input(Block.RETURNS_UNIT, "Unit (precinct, machine or batch)", _select(
-            Block.RETURNS_UNIT, options, initial=str(unit_key), placeholder="Choose the unit"), dispatch=True,
-            hint="Enter one unit at a time; the other units are carried over unchanged."))
+        blocks.append(select_input(Block.RETURNS_UNIT, "Unit (precinct, machine or batch)", options,
+                                   placeholder="Choose the unit", initial=str(unit_key), dispatch=True,
+                                   hint="Enter one unit at a time; the other units are carried over unchanged."))
     for position, choice in enumerate(form.choices):
         current = form.current.get(choice) if form.current is not None else None
         hint = None
         if form.correction:
             hint = f"Version {form.version}: {current:,}" if current is not None else \
                 f"Version {form.version}: no count"
-        blocks.append(_number(choice_block_id(unit_key, position), choice, initial=current, minimum=0, hint=hint))
+        blocks.append(number_input(choice_block_id(unit_key, position), choice, initial=current, minimum=0,
+                                   hint=hint))
     if form.correction:
         blocks += [
-            _text(Block.RETURNS_REASON, "Reason for the correction", multiline=True, max_length=1000,
-                  placeholder="The finding it rests on, e.g. Precinct 2 batch 14 was not counted",
-                  hint=f"Required: {CITATION} allows a correction on the official's findings."),
-            _text(Block.RETURNS_EVIDENCE, "Evidence presented", multiline=True, max_length=1000, optional=True,
-                  placeholder="One item per line, e.g. Batch 14 tally sheet"),
+            text_input(Block.RETURNS_REASON, "Reason for the correction", multiline=True, max_length=1000,
+                       placeholder="The finding it rests on, e.g. Precinct 2 batch 14 was not counted",
+                       hint=f"Required: {CITATION} allows a correction on the official's findings."),
+            text_input(Block.RETURNS_EVIDENCE, "Evidence presented", multiline=True, max_length=1000, optional=True,
+                       placeholder="One item per line, e.g. Batch 14 tally sheet"),
         ]
     if len(blocks) > MODAL_BLOCKS_LIMIT:
-        raise UserError(f"{esc(form.contest_name)} does not fit in one form; import its returns from a file.")
+        raise UserError(f"{form.contest_name} does not fit in one form; import its returns from a file.")
     metadata = _metadata({"c": channel_id, **_target_metadata(form.target), "u": form.unit, "ux": unit_key,
                           "v": form.version, "ids": list(form.choice_ids), "x": form.correction}, field="choices")
     title, submit = ("Correct returns", "Record correction") if form.correction else ("Enter returns", "Record")
@@ -274,22 +218,12 @@ def change_lines(result: EntryResult) -> list[str]:
     return lines
 
 
-def _chunks(lines: list[str], limit: int = SECTION_TEXT_LIMIT) -> list[str]:
-    out, current = [], ""
-    for line in lines:
-        if current and len(current) + 1 + len(line) > limit:
-            out.append(current)
-            current = ""
-        current = f"{current}\n{line}" if current else line
-    return out + ([current] if current else [])
-
-
 def confirmation(result: EntryResult, actor: str) -> tuple[str, list[dict]]:
     """The message posted in the channel where `/recount returns` was typed."""
     text = headline(result, actor)
     icon = ":pencil2:" if result.correction else ":ballot_box_with_ballot:"
     blocks = [section(f"{icon} {text}: {_about(result)}.")]
-    blocks += [section(chunk) for chunk in _chunks(change_lines(result))]
+    blocks += [section(chunk) for chunk in chunks(change_lines(result))]
     if result.correction:
         details = f"*Reason:* {esc(result.reason)}"
         if result.evidence:

@@ -8,10 +8,8 @@ disagreement post. Pure builders.
 """
 from __future__ import annotations
 
-import json
-from typing import Any
-
-from handlers.blocks.common import button, context, esc, modal, option, plain, section
+from handlers.blocks.common import button, context, esc, metadata, modal, option, section
+from handlers.blocks.inputs import input_block, number_input, select_input, text_input
 from handlers.ids import Action, Block, View
 from handlers.slack_text import mention
 from rules.corrections import unit_label
@@ -19,7 +17,6 @@ from rules.statute import cite
 from rules.tally import CountMethod
 from services.conduct.tally_forms import CountingCase, DisagreementLine, EntryLine, SetUpForm, SheetForm, TallySummary
 
-SELECT_OPTIONS_LIMIT = 100
 METHOD_OPTIONS = [(CountMethod.PAPER.value, "Paper ballots"), (CountMethod.ELECTRONIC.value, "Electronic ballots"),
                   (CountMethod.VOTING_MACHINE.value, "Voting machines (one tally sheet per machine)")]
 DOUBLE_ENTRY = "on"
@@ -27,51 +24,6 @@ UNITS_TEXT_LIMIT = 3000
 
 
 # ------------------------------------------------------------------ small pieces
-def metadata_of(view: dict) -> dict[str, Any]:
-    try:
-        data = json.loads(view.get("private_metadata") or "{}")
-    except ValueError:
-        data = {}
-    return data if isinstance(data, dict) else {}
-
-
-def select(action_id: str, options: list[dict], *, initial: str | None = None, placeholder: str) -> dict[str, Any]:
-    """A static_select; over 100 options they go in groups of 100 (Slack's limits)."""
-    element: dict[str, Any] = {"type": "static_select", "action_id": action_id, "placeholder": plain(placeholder, 150)}
-    if len(options) <= SELECT_OPTIONS_LIMIT:
-        element["options"] = options
-    else:
-        element["option_groups"] = [
-            {"label": plain(f"{i + 1}–{min(i + SELECT_OPTIONS_LIMIT, len(options))}", 75),
-             "options": options[i:i + SELECT_OPTIONS_LIMIT]}
-            for i in range(0, len(options), SELECT_OPTIONS_LIMIT)][:SELECT_OPTIONS_LIMIT]
-    chosen = next((o for o in options if o["value"] == initial), None)
-    if chosen is not None:
-        element["initial_option"] = chosen
-    return element
-
-
-def field(block_id: str, label: str, element: dict[str, Any], *, optional: bool = False, hint: str | None = None,
-          dispatch: bool = False) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "input", "block_id": block_id, "label": plain(label, 2000),
-                           "element": {**element, "action_id": block_id}, "optional": optional}
-    if hint:
-        out["hint"] = plain(hint, 2000)
-    if dispatch:
-        out["dispatch_action"] = True
-    return out
-
-
-def text_field(block_id: str, label: str, *, initial: str | None = None, placeholder: str | None = None,
-               multiline: bool = False, max_length: int = 300, optional: bool = False, hint: str | None = None) -> dict:
-    element: dict[str, Any] = {"type": "plain_text_input", "multiline": multiline, "max_length": max_length}
-    if initial:
-        element["initial_value"] = initial[:max_length]
-    if placeholder:
-        element["placeholder"] = plain(placeholder, 150)
-    return field(block_id, label, element, optional=optional, hint=hint)
-
-
 def unit_word(method: str) -> str:
     return "machine" if method == CountMethod.VOTING_MACHINE.value else "unit"
 
@@ -94,10 +46,10 @@ def progress_text(summary: TallySummary) -> str:
 
 # ------------------------------------------------------------------ setting up the count
 def set_up_modal(form: SetUpForm) -> dict:
-    survey = ", ".join(unit_label(u) for u in form.survey_units[:20])
-    if len(form.survey_units) > 20:
-        survey += f" and {len(form.survey_units) - 20:,} more"
-    custom = form.units is not None and tuple(form.units) != tuple(form.survey_units)
+    units_listed = ", ".join(unit_label(u) for u in form.returns_units[:20])
+    if len(form.returns_units) > 20:
+        units_listed += f" and {len(form.returns_units) - 20:,} more"
+    custom = form.units is not None and tuple(form.units) != tuple(form.returns_units)
     initial_units = "\n".join(form.units) if custom and form.units else None
     blocks: list[dict] = [
         section(f"How the recount of *{esc(form.contest)}* is tallied, and the units expected — one tally sheet "
@@ -105,20 +57,20 @@ def set_up_modal(form: SetUpForm) -> dict:
         context(f"{cite('(5)')}: with paper or electronic ballots the ballots cast are recounted and tallied on "
                 "sheets other than those used at the election; with voting machines the votes tabulated on the "
                 "machines are recounted, on separate tally sheets for each machine."),
-        field(Block.TALLY_METHOD.value, "How the votes are recounted", select(
-            Block.TALLY_METHOD.value, [option(label, value) for value, label in METHOD_OPTIONS],
-            initial=form.method, placeholder="Choose the method")),
-        text_field(Block.TALLY_UNITS.value, "Units expected (one per line)", initial=initial_units, multiline=True,
+        select_input(Block.TALLY_METHOD, "How the votes are recounted",
+                     [option(label, value) for value, label in METHOD_OPTIONS], placeholder="Choose the method",
+                     initial=form.method),
+        text_input(Block.TALLY_UNITS, "Units expected (one per line)", initial=initial_units, multiline=True,
                    max_length=UNITS_TEXT_LIMIT, optional=True,
                    placeholder="M-01\nM-02",
-                   hint=f"Blank: the survey's units ({survey}). With voting machines, list the machines' ids: "
+                   hint=f"Blank: the survey's units ({units_listed}). With voting machines, list the machines' ids: "
                         "one tally sheet per machine."),
-        field(Block.TALLY_DOUBLE_ENTRY.value, "Double entry", {
+        input_block(Block.TALLY_DOUBLE_ENTRY, "Double entry", {
             "type": "checkboxes", "options": [option("Each sheet is entered by two people", DOUBLE_ENTRY)],
             **({"initial_options": [option("Each sheet is entered by two people", DOUBLE_ENTRY)]}
                if form.double_entry else {})},
             optional=True, hint="A unit then counts only when two different people's entries of its sheet agree."),
-        text_field(Block.TALLY_ELECTION_SHEETS.value, "Tally sheets used at the election (one per line)",
+        text_input(Block.TALLY_ELECTION_SHEETS, "Tally sheets used at the election (one per line)",
                    initial="\n".join(form.election_sheet_ids) or None, multiline=True,
                    max_length=UNITS_TEXT_LIMIT, optional=True, placeholder="E-01\nE-02",
                    hint="The identifiers of the election's own tally sheets. A recount sheet with one of them is "
@@ -130,15 +82,14 @@ def set_up_modal(form: SetUpForm) -> dict:
                               " entered: the method and the units can change only after they are withdrawn; double "
                               "entry can change."))
     return modal("Set up the count", blocks, callback_id=View.SET_UP_COUNT.value, submit="Save",
-                 private_metadata=json.dumps({"k": form.case_id}))
+                 private_metadata=metadata({"k": form.case_id}))
 
 
 # ------------------------------------------------------------------ one tally sheet
 def _case_select(cases: list[CountingCase], chosen: int | None) -> dict:
     options = [option(f"#{c.id} — {c.contest}", str(c.id)) for c in cases if c.set_up]
-    return field(Block.TALLY_CASE.value, "Recount", select(
-        Block.TALLY_CASE.value, options, initial=str(chosen) if chosen else None,
-        placeholder="Choose the recount"), dispatch=True)
+    return select_input(Block.TALLY_CASE, "Recount", options, placeholder="Choose the recount",
+                        initial=str(chosen) if chosen else None, dispatch=True)
 
 
 def sheet_modal(*, cases: list[CountingCase], form: SheetForm | None, channel_id: str | None,
@@ -157,7 +108,7 @@ def sheet_modal(*, cases: list[CountingCase], form: SheetForm | None, channel_id
             blocks.append(context("Not set up yet (the card's *Set up the count*): " + ", ".join(
                 f"#{c.id} {esc(c.contest)}" for c in not_set_up[:10])))
         return modal("Enter tally sheet", blocks, callback_id=View.TALLY_SHEET.value, submit="Next",
-                     private_metadata=json.dumps({"c": channel_id, "k": None, "f": None}))
+                     private_metadata=metadata({"c": channel_id, "k": None, "f": None}))
     summary = form.summary
     word = unit_word(summary.method)
     mode = "double entry: a unit counts when two people's entries agree" if summary.double_entry \
@@ -180,18 +131,17 @@ def sheet_modal(*, cases: list[CountingCase], form: SheetForm | None, channel_id
         blocks.append(context(f"Awaiting a second entry by someone other than the first: {listed}{more}."))
     units = [option(unit_label(u), str(i)) for i, u in enumerate(summary.units)]
     blocks += [
-        text_field(Block.TALLY_SHEET_ID.value, "Sheet id", max_length=100,
+        text_input(Block.TALLY_SHEET_ID, "Sheet id", max_length=100,
                    placeholder="The id written on the tally sheet, e.g. T-7"),
-        field(unit_block(form.case_id), word.capitalize(),
-              select(unit_block(form.case_id), units, placeholder=f"Choose the {word} this sheet tallies")),
+        select_input(unit_block(form.case_id), word.capitalize(), units,
+                     placeholder=f"Choose the {word} this sheet tallies"),
     ]
     for position, choice in enumerate(summary.choices):
-        blocks.append(field(count_block(form.case_id, position), choice, {
-            "type": "number_input", "is_decimal_allowed": False, "min_value": "0"},
-            hint="Votes on the sheet; write 0 if none (a blank is not a zero)." if position == 0 else None))
-    metadata = {"c": channel_id, "k": form.case_id, "f": form.fingerprint}
+        blocks.append(number_input(count_block(form.case_id, position), choice, minimum=0,
+                                   hint="Votes on the sheet; write 0 if none (a blank is not a zero)." if position == 0
+                                   else None))
     return modal("Enter tally sheet", blocks, callback_id=View.TALLY_SHEET.value, submit="Record sheet",
-                 private_metadata=json.dumps(metadata))
+                 private_metadata=metadata({"c": channel_id, "k": form.case_id, "f": form.fingerprint}))
 
 
 # ------------------------------------------------------------------ withdrawing an entry
@@ -209,14 +159,13 @@ def withdraw_modal(*, case_id: int, contest: str, entries: tuple[EntryLine, ...]
         blocks.append(section(f"{mention(entry.entered_by)}'s entry {entry.entry} of sheet *{esc(entry.sheet_id)}* "
                               f"({esc(unit_label(entry.unit))}): {esc(counts_text(entry.counts))}."))
     blocks += [
-        field(Block.TALLY_ENTRY.value, "Entry", select(
-            Block.TALLY_ENTRY.value, [option(entry_option_text(e), str(e.row_id)) for e in entries],
-            initial=str(chosen) if chosen else None, placeholder="Choose the entry to withdraw")),
-        text_field(Block.TALLY_REASON.value, "Why it is withdrawn", multiline=True, max_length=1000,
+        select_input(Block.TALLY_ENTRY, "Entry", [option(entry_option_text(e), str(e.row_id)) for e in entries],
+                     placeholder="Choose the entry to withdraw", initial=str(chosen) if chosen else None),
+        text_input(Block.TALLY_REASON, "Why it is withdrawn", multiline=True, max_length=1000,
                    placeholder="e.g. mistyped: the sheet says 2,190 for No"),
     ]
     return modal("Withdraw an entry", blocks, callback_id=View.WITHDRAW_ENTRY.value, submit="Withdraw",
-                 private_metadata=json.dumps({"k": case_id}))
+                 private_metadata=metadata({"k": case_id}))
 
 
 # ------------------------------------------------------------------ the disagreement

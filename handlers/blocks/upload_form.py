@@ -11,11 +11,11 @@ and the short modals shown while the bot reads or saves it. Pure builders.
 from __future__ import annotations
 
 import datetime as dt
-import json
 from dataclasses import dataclass
 from typing import Any
 
-from handlers.blocks.common import clip, election_label, esc, modal, option, plain, section
+from handlers.blocks.common import clip, election_label, esc, metadata, modal, option, section
+from handlers.blocks.inputs import HINT_LIMIT, SELECT_OPTIONS_LIMIT, date_input, input_block, select_input, text_input
 from handlers.ids import Block, View
 from services.errors import UserError
 from services.returns.forms import NEW, NewElection, PickForm
@@ -23,8 +23,6 @@ from services.returns.upload import FILE_TYPES, SEATS_TEXT_LIMIT, Reading, Uploa
 
 TITLE = "Returns from a file"
 METADATA_LIMIT = 3000
-HINT_LIMIT = 2000
-SELECT_OPTIONS_LIMIT = 100
 KIND_OPTIONS = [("general", "General election: every candidate compared"),
                 ("primary", "Party primary: one contest per party")]
 FORMATS = ("an OpenElections CSV, NIST SP 1500-100 JSON, Clarity summary.csv or detail.xml, a Dominion statement "
@@ -74,38 +72,16 @@ def problems_text(problems: list[str] | tuple[str, ...], limit: int) -> str:
 
 
 # ------------------------------------------------------------------ small pieces
-def _input(block: Block, label: str, element: dict[str, Any], *, optional: bool = False, hint: str | None = None,
-           dispatch: bool = False) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": "input", "block_id": block.value, "label": plain(label, 2000),
-                           "element": {**element, "action_id": block.value}, "optional": optional}
-    if hint:
-        out["hint"] = plain(hint, HINT_LIMIT)
-    if dispatch:
-        out["dispatch_action"] = True
-    return out
-
-
-def _select(options: list[dict], *, initial: str | None, placeholder: str) -> dict[str, Any]:
-    element: dict[str, Any] = {"type": "static_select", "placeholder": plain(placeholder, 150), "options": options}
-    chosen = next((o for o in options if o["value"] == initial), None)
-    if chosen is not None:
-        element["initial_option"] = chosen
-    return element
-
-
-def _text(block: Block, label: str, *, initial: str | None = None, placeholder: str | None = None,
-          multiline: bool = False, max_length: int = 300, optional: bool = False, hint: str | None = None) -> dict:
-    element: dict[str, Any] = {"type": "plain_text_input", "multiline": multiline, "max_length": max_length}
-    if initial:
-        element["initial_value"] = initial[:max_length]
-    if placeholder:
-        element["placeholder"] = plain(placeholder, 150)
-    return _input(block, label, element, optional=optional, hint=hint)
-
-
 def file_input(block: Block, label: str, *, optional: bool = False, hint: str | None = None) -> dict[str, Any]:
-    return _input(block, label, {"type": "file_input", "filetypes": list(FILE_TYPES), "max_files": 1},
-                  optional=optional, hint=hint)
+    return input_block(block, label, {"type": "file_input", "filetypes": list(FILE_TYPES), "max_files": 1},
+                       optional=optional, hint=hint)
+
+
+def _day(text: str | None) -> dt.date | None:
+    try:
+        return dt.date.fromisoformat(text) if text else None
+    except ValueError:
+        return None
 
 
 # ------------------------------------------------------------------ the form
@@ -130,39 +106,38 @@ def upload_form(form: PickForm, *, channel_id: str | None, values: FormValues | 
         options = [option(election_label(e, form.elections), str(e.id))
                    for e in form.elections[:SELECT_OPTIONS_LIMIT - 1]]
         options.append(option("New election…", NEW))
-        blocks.append(_input(Block.RETURNS_UPLOAD_ELECTION, "Election", _select(
-            options, initial=selected, placeholder="Choose the election"), dispatch=True))
+        blocks.append(select_input(Block.RETURNS_UPLOAD_ELECTION, "Election", options,
+                                   placeholder="Choose the election", initial=selected, dispatch=True))
     if selected == NEW:
         government, body = form.governments[0] if len(form.governments) == 1 else (None, None)
         named = ", ".join(name for name, _ in form.governments)
-        date_element: dict[str, Any] = {"type": "datepicker", "placeholder": plain("Choose the day of the election")}
-        if values.election_date:
-            date_element["initial_date"] = values.election_date
         blocks += [
-            _text(Block.RETURNS_NEW_ELECTION_NAME, "Election name", initial=values.election_name,
-                  placeholder="e.g. Regular Special District Election"),
-            _input(Block.RETURNS_NEW_ELECTION_DATE, "Election day", date_element),
-            _text(Block.RETURNS_LOCAL_GOVERNMENT, "Local government conducting the election",
-                  initial=values.local_government or government, placeholder="e.g. Bear Creek Fire Protection District",
-                  hint=f"Already set up: {named}." if named else None),
-            _text(Block.RETURNS_GOVERNING_BODY, "Its governing body (receives the recount notices)",
-                  initial=values.governing_body or body, placeholder="e.g. Board of Directors"),
+            text_input(Block.RETURNS_NEW_ELECTION_NAME, "Election name", initial=values.election_name,
+                       placeholder="e.g. Regular Special District Election"),
+            date_input(Block.RETURNS_NEW_ELECTION_DATE, "Election day", initial=_day(values.election_date),
+                       placeholder="Choose the day of the election"),
+            text_input(Block.RETURNS_LOCAL_GOVERNMENT, "Local government conducting the election",
+                       initial=values.local_government or government,
+                       placeholder="e.g. Bear Creek Fire Protection District",
+                       hint=f"Already set up: {named}." if named else None),
+            text_input(Block.RETURNS_GOVERNING_BODY, "Its governing body (receives the recount notices)",
+                       initial=values.governing_body or body, placeholder="e.g. Board of Directors"),
         ]
     blocks += [
-        _input(Block.RETURNS_UPLOAD_KIND, "Kind of election", _select(
-            [option(label, value) for value, label in KIND_OPTIONS], initial=values.election_kind,
-            placeholder="As the file says"), optional=True,
-            hint="Leave empty to go by the file. Where a file does not say and the verdict depends on it, the contest "
-                 "is left undecided until you choose."),
-        _text(Block.RETURNS_UPLOAD_SEATS, "Seats, where the file does not say", initial=values.seats, multiline=True,
-              max_length=SEATS_TEXT_LIMIT, optional=True,
-              placeholder="Cherry Creek Valley Water and Sanitation District - Director=2",
-              hint=problems_text(failed.seats_problems, HINT_LIMIT) if failed and failed.seats_problems else
-              "One contest per line: its name as in the file, =, the number of seats. Contests not listed fill one "
-              "seat unless the file says otherwise."),
+        select_input(Block.RETURNS_UPLOAD_KIND, "Kind of election",
+                     [option(label, value) for value, label in KIND_OPTIONS], placeholder="As the file says",
+                     initial=values.election_kind, optional=True,
+                     hint="Leave empty to go by the file. Where a file does not say and the verdict depends on it, "
+                          "the contest is left undecided until you choose."),
+        text_input(Block.RETURNS_UPLOAD_SEATS, "Seats, where the file does not say", initial=values.seats,
+                   multiline=True, max_length=SEATS_TEXT_LIMIT, optional=True,
+                   placeholder="Cherry Creek Valley Water and Sanitation District - Director=2",
+                   hint=problems_text(failed.seats_problems, HINT_LIMIT) if failed and failed.seats_problems else
+                   "One contest per line: its name as in the file, =, the number of seats. Contests not listed fill "
+                   "one seat unless the file says otherwise."),
     ]
     return modal(TITLE, blocks, callback_id=View.RETURNS_UPLOAD.value, submit="Read file",
-                 private_metadata=json.dumps({"c": channel_id}, separators=(",", ":")))
+                 private_metadata=metadata({"c": channel_id}))
 
 
 def busy_modal(text: str) -> dict:
@@ -207,14 +182,14 @@ def preview_metadata(state: PreviewState) -> str:
     data = {"c": state.channel_id, **_target_data(state.target), "ek": state.reading.election_kind,
             "st": state.reading.seats_text, "f": state.file_id, "fn": state.file_name[:200], "h": state.sha256,
             "v": state.based_on, "ok": state.saveable, "x": state.correction, "p": ""}
-    room = METADATA_LIMIT - len(json.dumps(data, separators=(",", ":"), ensure_ascii=False)) - 20
+    room = METADATA_LIMIT - len(metadata(data)) - 20
     if room < 100:
         raise UserError("The names in this form are too long to carry through Slack; shorten the seats list, or "
                         "import the file at the console (`recount-bot import`).")
     refusal = state.refusal
     while True:  # JSON escapes (quotes, newlines) may lengthen the text: shorten until it fits
         data["p"] = refusal
-        text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        text = metadata(data)
         if len(text) <= METADATA_LIMIT:
             return text
         refusal = refusal[: max(0, len(refusal) - (len(text) - METADATA_LIMIT) - 2)] + "…"

@@ -12,6 +12,7 @@ from handlers.blocks.common import (
     MESSAGE_BLOCKS_LIMIT,
     MODAL_BLOCKS_LIMIT,
     SECTION_TEXT_LIMIT,
+    chunks,
     clip,
     context,
     day,
@@ -19,7 +20,8 @@ from handlers.blocks.common import (
     modal,
     section,
 )
-from handlers.blocks.upload_form import HINT_LIMIT, TITLE, file_input, problems_text
+from handlers.blocks.inputs import HINT_LIMIT
+from handlers.blocks.upload_form import TITLE, file_input, problems_text
 from handlers.ids import Block, View
 from handlers.slack_text import channel_link, mention
 from rules.contest import Undecided
@@ -52,17 +54,6 @@ def save_label(version: int) -> str:
 def _size(size: int) -> str:
     return f"{size:,} bytes" if size < 10_240 else f"{size / 1024:,.0f} KB" if size < 10_485_760 \
         else f"{size / 1048576:,.1f} MB"
-
-
-def _chunks(lines: list[str], limit: int = SECTION_TEXT_LIMIT) -> list[str]:
-    out, current = [], ""
-    for line in lines:
-        line = clip(line, limit)
-        if current and len(current) + 1 + len(line) > limit:
-            out.append(current)
-            current = ""
-        current = f"{current}\n{line}" if current else line
-    return out + ([current] if current else [])
 
 
 def _standing(d: MarginDecision, which: str) -> str:
@@ -140,7 +131,7 @@ def preview_modal(p: Preview, *, metadata: str) -> dict:
         section(_status(p)),
     ]
     if p.problems:
-        head += [section(chunk) for chunk in _chunks([esc(str(x)) for x in p.problems[:60]])[:4]]
+        head += [section(chunk) for chunk in chunks([esc(str(x)) for x in p.problems[:60]])[:4]]
         if len(p.problems) > 60:
             head.append(context(f"… and {len(p.problems) - 60} more problems."))
     changes = _changes(p)
@@ -153,15 +144,16 @@ def preview_modal(p: Preview, *, metadata: str) -> dict:
     tail: list[dict] = []
     if p.verdicts.undecided:
         lines = [_undecided_line(u) for u in p.verdicts.undecided]
-        chunks = _chunks([f":grey_question: *Undecided ({len(lines)})*: the file does not let me decide these", *lines])
-        tail += [section(c) for c in chunks[:3]]
+        undecided = chunks([f":grey_question: *Undecided ({len(lines)})*: the file does not let me decide these",
+                            *lines])
+        tail += [section(c) for c in undecided[:3]]
     if p.returns.set_aside:
         aside = "; ".join(f"{esc(s.kind)} rows: {s.count:,}" + (f" ({esc(', '.join(s.rows[:3]))}…)" if s.rows else "")
                           for s in p.returns.set_aside)
         tail.append(context(clip(f"*Set aside* (not votes for a choice): {aside}", SECTION_TEXT_LIMIT)))
     readings = _readings(p)
     if readings:
-        tail += [section(c) for c in _chunks(["*Readings applied*", *readings])[:2]]
+        tail += [section(c) for c in chunks(["*Readings applied*", *readings])[:2]]
         if any("--seats" in r or "--election-kind" in r for r in readings):
             tail.append(context("Here `--seats` is the form's *Seats* field and `--election-kind` its *Kind of "
                                 "election*: to read the file otherwise, start again with `/recount returns upload` "
@@ -232,10 +224,10 @@ def saved_message(saved: Saved, actor: str) -> tuple[str, list[dict]]:
         carried = f"; carried over unchanged: {esc(', '.join(saved.carried_over))}" if saved.carried_over else ""
         blocks.append(context(clip(f"Changed from version {saved.version - 1}: {changed}{carried}",
                                    SECTION_TEXT_LIMIT)))
-    chunks = _chunks([verdict_line(d) for d in decisions])
+    verdicts = chunks([verdict_line(d) for d in decisions])
     room = MESSAGE_BLOCKS_LIMIT - len(blocks) - 2
-    blocks += [section(c) for c in chunks[:room]]
-    if len(chunks) > room:
+    blocks += [section(c) for c in verdicts[:room]]
+    if len(verdicts) > room:
         blocks.append(context("More contests than one message holds; `/recount check` lists them all."))
     blocks.append(context(
         f"{esc(format_name(saved.source_format))} · sha256 {saved.sha256[:12]}… · `/recount check` opens the recount "

@@ -61,6 +61,7 @@ from rules.returns.draft import Draft
 from rules.returns.numbers import MAX_DIGITS, CountError, hidden_count, parse_count
 from rules.returns.options import kind_from_file_name
 from rules.returns.problems import Report
+from rules.returns.sentinel import MISSING
 from rules.returns.source import Source
 from rules.row_kinds import RowKind, answer, choice_row_kind, is_subtotal_unit
 
@@ -77,7 +78,8 @@ _TAG = re.compile(r"<([^\s/>!?]+)")
 
 def _first_markup(text: str) -> tuple[str, str]:
     """("root", name) | ("dtd", "") | ("none", what is there) for the first thing after the prolog."""
-    rest = text[_PROLOG.match(text).end():]
+    prolog = _PROLOG.match(text)
+    rest = text[prolog.end():] if prolog else text  # _PROLOG matches the empty string: there is always a match
     if rest.startswith(("<!--", "<?")) or not rest:
         return "none", "no root element within the first 64 KiB"
     if rest.startswith("<!"):
@@ -105,7 +107,7 @@ def parse(source: Source, report: Report) -> list[Draft]:
         report.problem("file", f"is not Clarity's detail.xml: {found}")
         return []
     reader = _Reader(report)
-    parser = ET.XMLPullParser(events=("end",))
+    parser: ET.XMLPullParser = ET.XMLPullParser(events=("end",))
     try:
         for chunk in _chunks(source):
             parser.feed(chunk)
@@ -257,7 +259,8 @@ class _Reader:
                 draft.votes_by_unit.setdefault(unit, {})[text] = votes
         for unit, bounds in hidden.items():
             low = counts.get(unit, 0) + sum(b.low for b in bounds)
-            high = None if any(b.high is None for b in bounds) else counts.get(unit, 0) + sum(b.high for b in bounds)
+            highs = [b.high for b in bounds if b.high is not None]
+            high = counts.get(unit, 0) + sum(highs) if len(highs) == len(bounds) else None
             draft.add_uncertain(unit, text, Bound(low, high, " + ".join(b.written for b in bounds), bounds[0].location))
 
     def vote_type(self, elem: ET.Element, vpath: str, counts: dict[str, int], hidden: dict[str, list[Bound]],
@@ -273,8 +276,8 @@ class _Reader:
         problems_before = len(problems.get(contest, ()))
         for unit in elem:
             raw = unit.get("name", "")
-            name = unit_names.get(raw, _MISSING)
-            if name is _MISSING:
+            name = unit_names.get(raw, MISSING)
+            if name is MISSING:
                 name = unit_names[raw] = _unit_name(raw)
             if not name or name in mine or (mine_hidden and name in mine_hidden):  # None: a subtotal
                 self._odd_unit(unit, name, vpath, contest)
@@ -323,8 +326,6 @@ class _Reader:
             self.report.note(f"{where}: {note}", kind="counts normalised")
         counts[unit] = counts.get(unit, 0) + votes
 
-
-_MISSING = object()
 
 
 def _unit_name(raw: str) -> str | None:

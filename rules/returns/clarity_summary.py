@@ -39,6 +39,7 @@ from rules.returns.csv_table import Table, open_table
 from rules.returns.draft import Draft
 from rules.returns.numbers import MAX_DIGITS, CountError, hidden_count, parse_count
 from rules.returns.problems import Report
+from rules.returns.sentinel import MISSING, Missing
 from rules.returns.source import Source
 from rules.row_kinds import RowKind, answer, choice_row_kind, office_row_kind
 
@@ -92,10 +93,10 @@ class _Reader:
         i_contest, i_choice, i_votes, i_party = c[CONTEST], c[CHOICE], c[VOTES], c.get(PARTY)
         for row, cells in table.rows():
             raw = cells[i_contest]
-            contest = self.contests.get(raw, _MISSING)
-            if contest is _MISSING:
+            contest = self.contests.get(raw, MISSING)
+            if contest is MISSING:
                 contest = self._contest(row, raw, cells, i_choice, i_votes)
-                if contest is _MISSING:
+                if contest is MISSING:
                     continue
             if contest is None:
                 report.set_aside(RowKind.TURNOUT, f"row {row}")
@@ -116,16 +117,17 @@ class _Reader:
             if len(cell) <= MAX_DIGITS and cell.isascii() and cell.isdigit():  # is_plain_count, inlined
                 votes: int | Bound = int(cell)
             else:
-                votes = self._slow_count(row, cell, name)
-                if votes is None:
+                slow = self._slow_count(row, cell, name)
+                if slow is None:
                     continue
+                votes = slow
             earlier = contest.first_row.get(choice)
             if earlier is not None:
                 report.row_problem(f"row {row}", f"repeats row {earlier}: contest {name!r}, choice {choice!r}", name)
                 continue
             contest.first_row[choice] = row
             draft = contest.draft
-            if type(votes) is int:
+            if isinstance(votes, int):
                 draft.choices[choice] = None
                 draft.votes_by_unit.setdefault(WHOLE_CONTEST, {})[choice] = votes
             else:
@@ -133,8 +135,9 @@ class _Reader:
             if i_party is not None:
                 self._party(contest, choice, cells[i_party].strip())
 
-    def _contest(self, row: int, raw: str, cells: list[str], i_choice: int, i_votes: int):
-        """The contest of a contest name cell not seen before; _MISSING when the row is set aside or refused."""
+    def _contest(self, row: int, raw: str, cells: list[str], i_choice: int,
+                 i_votes: int) -> _Contest | None | Missing:
+        """The contest of a contest name cell not seen before; MISSING when the row is set aside or refused."""
         text = " ".join(raw.split())
         if not text:
             if not cells[i_choice].strip() and not cells[i_votes].strip():
@@ -142,12 +145,12 @@ class _Reader:
             else:
                 self.report.row_problem(self.table.location(row, CONTEST), "is empty; every row needs a contest",
                                         None)
-            return _MISSING
+            return MISSING
         match = VOTE_FOR.search(text)
         name = (text[:match.start()] + text[match.end():]).strip() if match else text
         if not name:
             self.report.row_problem(self.table.location(row, CONTEST), f"names no contest, only {text!r}", None)
-            return _MISSING
+            return MISSING
         if office_row_kind(name) is not None:
             self.contests[raw] = None
             return None
@@ -204,5 +207,3 @@ class _Reader:
             self.report.note(f"party name cells {', '.join(cells)} in {shown} are numbers, not parties; "
                              "not kept as parties")
 
-
-_MISSING = object()

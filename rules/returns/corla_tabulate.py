@@ -71,7 +71,7 @@ def parse(source: Source, report: Report) -> list[Draft]:
             if written != contest:
                 spellings.setdefault(contest, {})[written] = None
         if row in table.trouble:
-            report.row_problem(f"row {row}", table.trouble[row], contest or None)
+            report.row_problem(*table.trouble[row], contest or None)
             continue
         if not contest:
             report.row_problem(table.location(row, "contest_name"), "is empty; every row needs a contest", None)
@@ -105,9 +105,9 @@ def parse(source: Source, report: Report) -> list[Draft]:
             draft.votes_by_unit.setdefault(county, {})[choice] = votes
     if table.data_rows == 0 and not report.problems:
         report.problem("file", "has a header but no rows of returns")
-    for contest, written in spellings.items():
+    for contest, spelled in spellings.items():
         if contest in drafts and len(drafts[contest].votes_by_unit) > 1:
-            report.note(f"{contest!r} is also written {', '.join(map(repr, written))} (extra spaces, from another "
+            report.note(f"{contest!r} is also written {', '.join(map(repr, spelled))} (extra spaces, from another "
                         "county's CVR); CORLA tabulated the spellings apart: added together, each a unit",
                         kind="spellings added")
     return list(drafts.values())

@@ -12,7 +12,6 @@ the csv module sees one kind of line break, and a quoted cell that spans lines r
 from __future__ import annotations
 
 import csv
-import io
 from dataclasses import dataclass, field
 from typing import Iterator, Mapping, Sequence
 
@@ -138,15 +137,3 @@ def open_table(
 def _describe(required: Sequence[str], optional: Sequence[str]) -> str:
     text = ", ".join(required)
     return f"{text} and optionally {', '.join(optional)}" if optional else text
-
-
-def first_record(source: Source) -> list[str] | None:
-    """The first non-blank CSV record (the header), or None; used to detect the format."""
-    try:
-        # Only the start of the file: reading all of a large file to read one record is waste.
-        for cells in csv.reader(io.StringIO(source.head(1 << 16), newline="")):
-            if any(c.strip() for c in cells):
-                return cells
-    except csv.Error:
-        return None
-    return None

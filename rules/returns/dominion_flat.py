@@ -167,10 +167,11 @@ def _columns(header: list[str], row: int, report: Report) -> tuple[int, int, int
             report.problem(f"row {row}", f"missing column {what!r}; expected Contest Title, Choice Name (or "
                                          "Candidate Name), Total Votes and optionally Precinct Code")
         picked.append(index)
-    if None in picked:
+    contest, choice, votes = picked
+    if contest is None or choice is None or votes is None:
         return None
     unit = next((found[n] for n in UNIT if n in found), None)
-    return picked[0], picked[1], picked[2], unit
+    return contest, choice, votes, unit
 
 
 def _settle_subtotals(draft: Draft, figures: list, report: Report) -> None:

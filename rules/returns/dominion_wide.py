@@ -130,15 +130,15 @@ def parse(records: list[tuple[int, list[str]]], report: Report) -> list[Draft]:
             start = body_end
             continue
         tables += 1
-        if title is None and previous is None:
+        if title is not None:
+            (name, seats), seats_row = contest_title(title[1]), title[0]
+        elif previous is not None:
+            name, seats, seats_row = previous, None, 0
+        else:
             report.row_problem(f"row {records[h][0]}", "begins a table of choices, but no contest title is above "
                                                        "it", None)
             start = body_end
             continue
-        if title is None:
-            name, seats, seats_row = previous, None, 0
-        else:
-            (name, seats), seats_row = contest_title(title[1]), title[0]
         draft = drafts.get(name) or drafts.setdefault(name, Draft(name=name))
         settle_seats(draft, seats, f"row {seats_row}", report)
         for choice in {n for n, r in zip(names, roles) if r == "choice" and names.count(n) > 1}:

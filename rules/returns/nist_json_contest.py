@@ -56,7 +56,8 @@ class Context:
     outside: int = 0  # counts set aside for units outside their contest's district, for one note
 
 
-class _Entry(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _Entry:  # not a NamedTuple: its `count` would hide tuple.count
     kind: tuple[str, str]  # (Type, OtherType)
     device: str | None
     count: int

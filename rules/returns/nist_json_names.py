@@ -40,7 +40,8 @@ class Naming:
 def contest_names(document: dict, units: GpUnits, parties: dict[str, str],
                   candidates: dict[str, tuple[str, str]], report: Report) -> dict[tuple[int, int], Naming]:
     """(election index, contest index) -> its unique name and primary party, for every contest object."""
-    headers = {h.get("@id"): text_of(h.get("Name")).strip() for h in _dicts(document.get("Header"))}
+    headers = {h["@id"]: text_of(h.get("Name")).strip() for h in _dicts(document.get("Header"))
+               if isinstance(h.get("@id"), str)}  # a header without an id is under nothing
     base: dict[tuple[int, int], str] = {}
     facets: dict[tuple[int, int], tuple[str, str]] = {}  # (district, party label)
     namings: dict[tuple[int, int], Naming] = {}
@@ -126,11 +127,14 @@ def _headers(election: dict, header_names: dict[str, str]) -> dict[str, str]:
             items, current = stack.pop()
             for item in _dicts(items):
                 if item.get("@type") == "ElectionResults.OrderedHeader":
-                    current = header_names.get(item.get("HeaderId"), "")
+                    header = item.get("HeaderId")
+                    current = header_names.get(header, "") if isinstance(header, str) else ""
                     stack.append((item.get("OrderedContent") or [], current))
                 elif item.get("@type") == "ElectionResults.OrderedContest" and current:
-                    found.setdefault(item.get("ContestId"), set()).add(current)
-    return {cid: names.pop() for cid, names in found.items() if len(names) == 1 and isinstance(cid, str)}
+                    contest = item.get("ContestId")
+                    if isinstance(contest, str):
+                        found.setdefault(contest, set()).add(current)
+    return {cid: names.pop() for cid, names in found.items() if len(names) == 1}
 
 
 def _candidates_party(contest: dict, candidates: dict[str, tuple[str, str]]) -> str:

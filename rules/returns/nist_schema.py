@@ -190,7 +190,8 @@ def _explain(error: ValidationError) -> list[tuple[list, str]]:
         return [(path + [name], "is not a field allowed here") for name in instance if name not in allowed]
     if kind == "type":
         wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
-        return [(path, f"must be {' or '.join(_TYPE_WORDS.get(w, w) for w in wanted)} (got {_show(instance)})")]
+        words = (_TYPE_WORDS.get(str(w), str(w)) for w in wanted)
+        return [(path, f"must be {' or '.join(words)} (got {_show(instance)})")]
     if kind == "enum":
         return [(path, f"must be one of {', '.join(map(str, error.validator_value))} (got {_show(instance)})")]
     if kind in ("pattern", "format") and error.schema.get("format") == "date-time":

@@ -173,12 +173,13 @@ def _read_rows(table: Table, report: Report) -> dict[str, _Tally]:
         tally.stated = tally.stated or stated
         if retention is not None and not tally.yes_only_row:
             tally.retention, tally.yes_only_row = retention, row
-        entries: list[Figure] = [(votes, row, votes_col)] if not no_cell else [(votes, row, votes_col),
-                                                                               (no_votes, row, no_col)]
         if votes is None or (no_cell and no_votes is None):
             # Already a problem; checking this choice's total too would only repeat it in other words.
-            tally.incomplete.update(ch for ch, (v, _, _) in zip(choices, entries) if v is None)
+            tally.incomplete.update(ch for ch, v in zip(choices, (votes, no_votes)) if v is None)
             continue
+        entries: list[Figure] = [(votes, row, votes_col)]
+        if no_cell and no_votes is not None:  # not None: refused above
+            entries.append((no_votes, row, no_col))
         for choice in choices:
             if choice not in tally.choices:
                 tally.choices[choice] = None
@@ -486,15 +487,16 @@ def _narrow_by_unit_totals(tally: _Tally, draft: Draft, report: Report) -> None:
         return
     narrowed = 0
     for unit, hidden in hidden_by_unit.items():
-        total = totals.get(unit)
-        if total is None:
+        unit_total = totals.get(unit)
+        if unit_total is None:
             continue
         known = sum(v for c, v in draft.votes_by_unit[unit].items() if (unit, c) not in draft.uncertain)
-        rest = total - known
+        rest = unit_total - known
         lows = sum(b.low for _, b in hidden)
-        highs = None if any(b.high is None for _, b in hidden) else sum(b.high for _, b in hidden)
+        limits = [b.high for _, b in hidden if b.high is not None]
+        highs = sum(limits) if len(limits) == len(hidden) else None  # None: one of them has no upper limit
         for choice, bound in hidden:
-            low = bound.low if highs is None else max(bound.low, rest - (highs - bound.high))
+            low = bound.low if highs is None or bound.high is None else max(bound.low, rest - (highs - bound.high))
             high = rest - (lows - bound.low)
             high = high if bound.high is None else min(bound.high, high)
             if low > high or low < 0:

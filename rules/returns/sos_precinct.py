@@ -31,6 +31,7 @@ from rules.returns.csv_table import Table, open_table
 from rules.returns.draft import Draft
 from rules.returns.numbers import MAX_DIGITS, CountError, hidden_count, parse_count
 from rules.returns.problems import Report
+from rules.returns.sentinel import MISSING, Missing
 from rules.returns.source import Source
 from rules.row_kinds import RowKind, answer, choice_row_kind, is_subtotal_unit, office_row_kind
 
@@ -103,16 +104,16 @@ class _Reader:
         # cell is stripped, classified and shared once per distinct value, not once per row.
         for row, cells in table.rows():
             contest = cells[i_contest]
-            tally = tallies.get(contest, _MISSING)
-            if tally is _MISSING:
+            tally = tallies.get(contest, MISSING)
+            if tally is MISSING:
                 tally = self._contest(row, cells, i_contest, i_choice, i_votes, i_party)
-                if tally is _MISSING:
+                if tally is MISSING:
                     continue
             if tally is None:
                 report.set_aside(RowKind.TURNOUT, f"row {row}")
                 continue
             if trouble and row in trouble:
-                report.row_problem(f"row {row}", trouble[row], tally.name)
+                report.row_problem(*trouble[row], tally.name)
                 continue
             party = cells[i_party] if i_party is not None else ""
             known = tally.seen.get(cells[i_choice])
@@ -125,15 +126,16 @@ class _Reader:
             if len(cell) <= MAX_DIGITS and cell.isascii() and cell.isdigit():  # is_plain_count, inlined
                 votes: int | Bound = int(cell)
             else:
-                votes = self._slow_count(row, cell, tally.name)
-                if votes is None:
+                slow = self._slow_count(row, cell, tally.name)
+                if slow is None:
                     continue
+                votes = slow
             unit = units.get((cells[i_county], cells[i_precinct]))
             if unit is None:
                 unit = self._unit(row, cells[i_county], cells[i_precinct], tally.name)
                 if unit is None:
                     continue
-            if type(unit) is tuple:  # a subtotal row
+            if isinstance(unit, tuple):  # a subtotal row
                 key = (unit[0], choice)
                 if key in tally.subtotals:
                     repeats.append((row, (tally.name, _level_name(unit[0]), choice)))
@@ -146,7 +148,7 @@ class _Reader:
             if choice in counts:
                 repeats.append((row, (tally.name, unit, choice)))
                 continue
-            if type(votes) is int:
+            if isinstance(votes, int):
                 counts[choice] = votes
             else:
                 counts[choice] = votes.low
@@ -154,8 +156,8 @@ class _Reader:
             tally.choices[choice] = None
 
     def _contest(self, row: int, cells: list[str], i_contest: int, i_choice: int, i_votes: int,
-                 i_party: int | None):
-        """The tally of a Contest cell not seen before; _MISSING when the row is set aside or refused."""
+                 i_party: int | None) -> _Tally | None | Missing:
+        """The tally of a Contest cell not seen before; MISSING when the row is set aside or refused."""
         raw = cells[i_contest]
         name = raw.strip()
         if not name:
@@ -166,7 +168,7 @@ class _Reader:
             else:
                 self.report.row_problem(self.table.location(row, "contest"), "is empty; every row needs a contest",
                                         None)
-            return _MISSING
+            return MISSING
         if office_row_kind(name) is not None:
             self.tallies[raw] = None
             return None
@@ -219,7 +221,7 @@ class _Reader:
             self.report.note(f"row {row}: {note}", kind="counts normalised")
         return votes
 
-    def _unit(self, row: int, county_raw: str, precinct_raw: str, contest: str):
+    def _unit(self, row: int, county_raw: str, precinct_raw: str, contest: str) -> str | tuple[str | None] | None:
         """The unit of a (County, Precinct) pair not seen before: "COUNTY / PRECINCT", or (level,) for a
         subtotal; None (reported) when the county is blank."""
         county, precinct = county_raw.strip(), precinct_raw.strip()
@@ -228,7 +230,7 @@ class _Reader:
                                     contest)
             return None  # not cached: each such row is reported in its own contest
         if is_subtotal_unit(county):
-            unit: str | tuple = (GRAND_TOTAL,)
+            unit: str | tuple[str | None] = (GRAND_TOTAL,)
         # A precinct number (every precinct of the 2024 file) names no subtotal: that test is skipped for
         # the thousands of them.
         elif not precinct or (not precinct.isdigit() and is_subtotal_unit(precinct, county)):
@@ -251,8 +253,6 @@ class _Reader:
                              "not kept as parties")
 
 
-_MISSING = object()
-
 
 def _level_name(level: str | None) -> str:
     return "the total of every county" if level is GRAND_TOTAL else f"the subtotal of {level}"
@@ -268,7 +268,8 @@ def _resolve(tally: _Tally, unit_county: dict[str, str], table: Table, report: R
         return draft
     # A contest with a refused row is undecided already; its sums would only repeat that in other words.
     check = not report.has_row_problems(tally.name)
-    county_levels = [(key, figure) for key, figure in tally.subtotals.items() if key[0] is not GRAND_TOTAL]
+    county_levels = [((county, choice), figure) for (county, choice), figure in tally.subtotals.items()
+                     if county is not None]  # not GRAND_TOTAL (None)
     totals = [(key, figure) for key, figure in tally.subtotals.items() if key[0] is GRAND_TOTAL]
     by_county = _sums(draft, lambda unit: draft.unit_parent.get(unit, unit))
     for (county, choice), (votes, row) in county_levels:
@@ -298,7 +299,7 @@ def _use(draft: Draft, unit: str, county: str | None, choice: str, votes: int | 
         unit += " (subtotal)"  # a county cell "A / B" beside the precinct "B" of county "A": keep both apart
     if county is not None:
         draft.unit_parent[unit] = county
-    if type(votes) is int:
+    if isinstance(votes, int):
         draft.votes_by_unit.setdefault(unit, {})[choice] = votes
     else:
         draft.add_uncertain(unit, choice, votes)

@@ -100,7 +100,7 @@ def parse(source: Source, report: Report) -> list[Draft]:
         cell = cells[i_votes]
         hidden = None
         if len(cell) <= MAX_DIGITS and cell.isascii() and cell.isdigit():  # is_plain_count, inlined: hot path
-            votes = int(cell)
+            votes: int | None = int(cell)
         else:
             votes = _slow_count(table, row, cell, contest, report)
             if votes is None:
@@ -119,7 +119,7 @@ def parse(source: Source, report: Report) -> list[Draft]:
         choice = share(choice, choice)
         if hidden is not None:
             draft.add_uncertain(unit, choice, hidden)
-        else:
+        elif votes is not None:  # always, without a hidden count: a count that is neither was refused above
             units[choice] = votes
             draft.choices[choice] = None
         if not unit and i_unit is not None and contest not in blank_unit_row:

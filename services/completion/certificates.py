@@ -23,17 +23,17 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import echo
 from rules.calendar import DENVER
 from rules.conflicts import CaseStep
 from rules.statute import cite
-from services.completion.complete import CERTIFICATE_LIFETIME, CertificateLine, certificate_lines
+from services.completion.complete import CERTIFICATE_LIFETIME, CertificateLine
 from services.documents.certificate import CertificateFacts, certificate_pdf
 from services.errors import NotFound, UserError
 from services.office.conflicts import authorize_step
 from services.office.office_settings import OfficeSettings
 from services.public_url import public_base_url
 from services.services import Services
+from services.wording import echoed
 from storage import audit
 from storage.models import Certificate, LotDrawing, RecountCase, Workspace
 from storage.models.conduct import link_token_sha256
@@ -124,7 +124,7 @@ def _certificate_filename(name: str) -> str:
 
 
 def facts_of(session: Session, certificate: Certificate) -> CertificateFacts:
-    case = session.get(RecountCase, certificate.case_id)
+    case = session.get_one(RecountCase, certificate.case_id)
     contest, election = case.contest, case.contest.election
     # Made when the recount was completed, or when the lot decided a tie it left (1-13.5-1304).
     issued = certificate.created_at.astimezone(DENVER).date()
@@ -134,7 +134,7 @@ def facts_of(session: Session, certificate: Certificate) -> CertificateFacts:
     if certificate.signer_title is not None:  # the signature line as it was when the certificate was made
         name, title = certificate.signer_name, certificate.signer_title
     else:  # made before the line was kept with it: the office's settings now
-        settings = OfficeSettings.of(session.get(Workspace, case.workspace_id).settings)
+        settings = OfficeSettings.of(session.get_one(Workspace, case.workspace_id).settings)
         name, title = settings.official_name, settings.official_title
     return CertificateFacts(candidate=certificate.candidate, votes=certificate.votes, office=contest.name,
                             election=election.name, election_date=election.election_date,
@@ -179,14 +179,6 @@ def certificate(services: Services, *, workspace_id: int, certificate_id: int) -
         return _line(row), row.case_id
 
 
-def certificates_of_case(services: Services, *, workspace_id: int, case_id: int) -> tuple[CertificateLine, ...]:
-    with services.db.transaction() as session:
-        case = session.get(RecountCase, case_id)
-        if case is None or case.workspace_id != workspace_id:
-            raise NotFound("That recount case does not exist in this office.")
-        return certificate_lines(session, case_id)
-
-
 def certificate_document(services: Services, *, workspace_id: int, certificate_id: int) -> CertificateDocument:
     """The PDF's facts for an upload into Slack (no link involved)."""
     with services.db.transaction() as session:
@@ -210,7 +202,7 @@ def record_delivery(services: Services, *, workspace_id: int, certificate_id: in
     if len(delivered_by) > NAME_LIMIT:
         raise UserError(f"At most {NAME_LIMIT} characters here.", field="delivered_by")
     if method not in DELIVERY_METHODS:
-        raise UserError(f"“{echo(method)}” is not a way of delivering this office records.", field="method")
+        raise UserError(f"“{echoed(method)}” is not a way of delivering this office records.", field="method")
     if delivered_at.tzinfo is None:
         raise ValueError("delivered_at must be timezone-aware")
     now = services.now()
@@ -220,7 +212,7 @@ def record_delivery(services: Services, *, workspace_id: int, certificate_id: in
         row = _certificate(session, certificate_id, workspace_id, lock=True)
         if row.delivered_at is not None:  # a double click or a colleague's modal: the first record stands
             return DeliveryRecorded(_line(row), row.case_id, False)
-        case = session.get(RecountCase, row.case_id)
+        case = session.get_one(RecountCase, row.case_id)
         authorize_step(session, case, actor, CaseStep.CERTIFY)
         if delivered_at < row.created_at - dt.timedelta(minutes=5):
             raise UserError("The certificate cannot have been delivered before the recount was completed "
@@ -251,7 +243,7 @@ def renew_link(services: Services, *, workspace_id: int, certificate_id: int, ac
     now = services.now()
     with services.db.transaction() as session:
         row = _certificate(session, certificate_id, workspace_id, lock=True)
-        authorize_step(session, session.get(RecountCase, row.case_id), actor, CaseStep.CERTIFY)
+        authorize_step(session, session.get_one(RecountCase, row.case_id), actor, CaseStep.CERTIFY)
         if row.expires_at - now > CERTIFICATE_LIFETIME - RENEW_GRACE:
             return LinkRenewed(_line(row), row.case_id, False)
         before = {"expires_at": row.expires_at}

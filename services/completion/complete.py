@@ -24,7 +24,6 @@ from decimal import Decimal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import echo, esc
 from rules.calendar import DENVER
 from rules.completion import CompletionDecision, complete_recount
 from rules.conflicts import CaseStep
@@ -38,17 +37,15 @@ from rules.serialize import to_jsonable
 from rules.settlement import Settlement, SettlementOutcome, settle
 from rules.tally import TallyIncomplete, amended_contest, compare_with_original
 
-# What the card and the report show lives in completion_view; named here too, where callers have always found it.
+# What the card and the report show lives in services/completion/view.py; named here too, where callers have
+# always found it.
 from services.completion.view import (  # noqa: F401
     SETTLEMENT_STEP,
     CertificateLine,
     CompletionView,
     LotView,
     Readiness,
-    certificate_lines,
-    completion_view,
     completion_view_of,
-    readiness_of,
 )
 from services.conduct.money import (
     NAME_LIMIT,
@@ -65,6 +62,7 @@ from services.office.conflicts import authorize_step
 from services.office.office_settings import OfficeSettings
 from services.returns.versions import flat_counts, write_version
 from services.services import Services
+from services.wording import echoed
 from storage import audit
 from storage.models import (
     CaseKind,
@@ -181,7 +179,7 @@ def owed_notices(case: RecountCase) -> tuple[OwedNotice, ...]:
 def notices_refusal(decision) -> str:
     """What the official reads when completing is refused for notices owed: each one, and the two ways on."""
     owed = [OwedNotice(**n) for n in decision.numbers["owed"]]
-    shown = "; ".join(esc(n.label) for n in owed[:10]) + (f"; and {len(owed) - 10} more" if len(owed) > 10 else "")
+    shown = "; ".join(n.label for n in owed[:10]) + (f"; and {len(owed) - 10} more" if len(owed) > 10 else "")
     return (f"Not completed: {len(owed)} notice{'' if len(owed) == 1 else 's'} of the recount "
             f"{'is' if len(owed) == 1 else 'are'} still owed ({NOTICES_CITATION}): {shown}. Record each on the card "
             "as it is given, or complete with your reason for completing before they are (it is recorded and "
@@ -200,8 +198,8 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
         certificates = list(session.scalars(select(Certificate).where(Certificate.case_id == case.id)
                                             .order_by(Certificate.id)))
         if case.completed_at is not None:
-            amended = session.get(SurveyVersion, case.amended_version_id)
-            return _result(case, False, certificates, amended.number if amended else None)
+            amended_row = session.get(SurveyVersion, case.amended_version_id)
+            return _result(case, False, certificates, amended_row.number if amended_row else None)
         if case.counting_started_at is None:
             raise UserError("Counting has not started for this recount.")
         state = tally_state(session, case)
@@ -211,7 +209,7 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
         try:
             amended = amended_contest(original, state)
         except TallyIncomplete as exc:
-            raise UserError(f"Not every unit is tallied yet: {esc(str(exc))}") from None
+            raise UserError(f"Not every unit is tallied yet: {exc}") from None
         if len(" ".join((notices_reason or "").split())) > NOTICES_REASON_LIMIT:
             raise UserError(f"At most {NOTICES_REASON_LIMIT:,} characters here.", field="notices_reason")
         notices = notices_before_completion(owed_notices(case), reason=notices_reason)
@@ -233,13 +231,13 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
         decision = complete_recount(original, amended, requested_in_favor_of=(request.in_favor_of or None) if request else None,
                                     governing_body=f"{government.governing_body} of {government.name}",
                                     multi_seat_rule=MultiSeatRule(case.multi_seat_rule))
-        signer = OfficeSettings.of(session.get(Workspace, case.workspace_id).settings)  # the signature line (6)
+        signer = OfficeSettings.of(session.get_one(Workspace, case.workspace_id).settings)  # the signature line (6)
         for name in decision.certificates:  # before anything is written: no certificate without the whole name
             check_names(candidate=name, office=case.contest.name, election=case.contest.election.name,
                         local_government=government.name, official_title=signer.official_title,
                         official_name=signer.official_name, consequence=NOT_COMPLETED)
         comparison = compare_with_original(original, amended)
-        settlement = _settle_money(session, case, decision, cost, actor, now) if requested else None
+        settlement = _settle_money(session, case, decision, cost, actor, now) if cost is not None else None
         # No vote changed in any unit: the survey of returns stands; a new version would only repeat the last.
         version = _amended_version(session, case, {u: dict(c) for u, c in amended.votes_by_unit.items()}, actor,
                                    now) if comparison.changes else None
@@ -281,7 +279,7 @@ def record_results_notice(services: Services, *, workspace_id: int, case_id: int
     if len(given_by.strip()) > NAME_LIMIT:
         raise UserError(f"At most {NAME_LIMIT} characters here.", field="given_by")
     if method not in RESULTS_NOTICE_METHODS:
-        raise UserError(f"“{echo(method)}” is not a way of giving notice this office records.", field="method")
+        raise UserError(f"“{echoed(method)}” is not a way of giving notice this office records.", field="method")
     if given_at.tzinfo is None:
         raise ValueError("given_at must be timezone-aware")
     if given_at > services.now() + dt.timedelta(minutes=5):
@@ -291,7 +289,7 @@ def record_results_notice(services: Services, *, workspace_id: int, case_id: int
         if case.completed_at is None:
             raise UserError("The recount is not complete yet; the results are notified after it is completed.")
         if case.results_notice_at is not None:
-            return _record_amended_notice(session, case, given_at=given_at, given_by=given_by.strip(), method=method,
+            return _record_amended_notice(session, case, notified_at=case.results_notice_at, given_at=given_at, given_by=given_by.strip(), method=method,
                                           actor=actor, workspace_id=workspace_id, now=services.now())
         if given_at < case.completed_at - dt.timedelta(minutes=5):
             raise UserError("The results cannot have been notified before the recount was completed.",
@@ -303,10 +301,10 @@ def record_results_notice(services: Services, *, workspace_id: int, case_id: int
         return True
 
 
-def _record_amended_notice(session: Session, case: RecountCase, *, given_at: dt.datetime, given_by: str, method: str,
-                           actor: str, workspace_id: int, now: dt.datetime) -> bool:
+def _record_amended_notice(session: Session, case: RecountCase, *, notified_at: dt.datetime, given_at: dt.datetime,
+                           given_by: str, method: str, actor: str, workspace_id: int, now: dt.datetime) -> bool:
     lot = session.scalar(select(LotDrawing).where(LotDrawing.case_id == case.id).with_for_update())
-    if lot is None or lot.amended_notice_at is not None or case.results_notice_at >= lot.drawn_at:
+    if lot is None or lot.amended_notice_at is not None or notified_at >= lot.drawn_at:
         return False
     if given_at < lot.drawn_at - dt.timedelta(minutes=5):
         raise UserError("The amended notice gives the result of the lot: it cannot have been given before the lot "
@@ -334,7 +332,7 @@ def record_balance_collected(services: Services, *, workspace_id: int, case_id: 
     money in (BALANCE_COLLECTED) and, paid from it, the rest of the actual cost (EXPENSE); rules.ledger checks
     both. A payment larger than what is still due is refused: nothing is collected beyond the actual cost."""
     if method not in PAYMENT_METHODS:
-        raise UserError(f"“{echo(method)}” is not a payment method this office records.", field="method")
+        raise UserError(f"“{echoed(method)}” is not a payment method this office records.", field="method")
     reference, received_by = reference.strip(), received_by.strip()
     if not reference:
         raise UserError("Give the receipt, check or transaction number.", field="reference")
@@ -359,7 +357,7 @@ def record_balance_collected(services: Services, *, workspace_id: int, case_id: 
                             "(C.R.S. 1-13.5-1306(2)(c)).")
         view = completion_view_of(session, case)
         if view.balance_due == ZERO:
-            raise UserError(f"No balance is due for this recount: {esc(case.settlement.get('reason', ''))}")
+            raise UserError(f"No balance is due for this recount: {case.settlement.get('reason', '')}")
         outstanding = view.balance_outstanding
         if outstanding == ZERO:
             raise UserError(f"The balance of {format_money(view.balance_due)} was already collected in full; "
@@ -370,7 +368,7 @@ def record_balance_collected(services: Services, *, workspace_id: int, case_id: 
         rows = session.scalars(select(LedgerRow).where(LedgerRow.case_id == case.id))
         if any(r.kind in (EntryKind.PAYMENT.value, EntryKind.BALANCE_COLLECTED.value)
                and (r.details or {}).get("reference") == reference for r in rows):
-            raise UserError(f"A payment with reference {esc(reference)} is already recorded for this recount.",
+            raise UserError(f"A payment with reference {reference} is already recorded for this recount.",
                             field="reference")
         ledger = ledger_of(session, case.id)
         actual_cost = money(case.settlement["actual_cost"], field="actual cost")

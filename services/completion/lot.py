@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from handlers.slack_text import echo, esc
 from rules.conflicts import CaseStep
 from rules.lot import CandidateNotice, LotInvalid, LotMethod, TieForLot, decide_lot, tie_to_draw
 from rules.serialize import to_jsonable
@@ -23,6 +22,8 @@ from services.documents.certificate import check_names
 from services.errors import NotFound, UserError
 from services.office.conflicts import authorize_step
 from services.services import Services
+from services.typed_input import typed_text
+from services.wording import echoed
 from storage import audit
 from storage.models import Certificate, LotDrawing, RecountCase
 
@@ -52,31 +53,24 @@ class LotRecorded:
     tokens: dict[int, str] = field(default_factory=dict)
 
 
-def _text(value: str | None, *, field_name: str, what: str, limit: int, required: bool = True) -> str | None:
-    value = " ".join((value or "").split()) if field_name != "witnesses" else (value or "").strip()
-    if required and not value:
-        raise UserError(f"Say {what}.", field=field_name)
-    if len(value) > limit:
-        raise UserError(f"At most {limit:,} characters here.", field=field_name)
-    return value or None
-
-
 def record_lot(services: Services, *, workspace_id: int, case_id: int, data: LotInput, actor: str) -> LotRecorded:
     """1-13.5-1304, then (6): record the drawing, make the winner's certificate of election."""
-    place = _text(data.place, field_name="place", what="where the lot was drawn", limit=NAME_LIMIT)
-    conducted_by = _text(data.conducted_by, field_name="conducted_by", what="who drew the lot (the canvass board)",
-                         limit=TEXT_LIMIT)
-    witnesses = _text(data.witnesses, field_name="witnesses", what="who witnessed the drawing (or “no one”)",
-                      limit=TEXT_LIMIT)
-    details = _text(data.method_details, field_name="method_details", what="how", limit=TEXT_LIMIT, required=False)
+    place = typed_text(data.place, field="place", missing="Say where the lot was drawn.", limit=NAME_LIMIT,
+                       one_line=True)
+    conducted_by = typed_text(data.conducted_by, field="conducted_by", limit=TEXT_LIMIT, one_line=True,
+                              missing="Say who drew the lot (the canvass board).")
+    witnesses = typed_text(data.witnesses, field="witnesses", limit=TEXT_LIMIT,  # one a line, as typed
+                           missing="Say who witnessed the drawing (or “no one”).")
+    details = typed_text(data.method_details, field="method_details", missing=None, limit=TEXT_LIMIT,
+                         one_line=True) or None
     if data.method not in {m.value for m in LotMethod}:
-        raise UserError(f"“{echo(data.method)}” is not a method of drawing lots this office records.", field="method")
+        raise UserError(f"“{echoed(data.method)}” is not a method of drawing lots this office records.", field="method")
     if data.method == LotMethod.OTHER.value and not details:
         raise UserError("Describe how the lot was drawn.", field="method_details")
     methods = {m.value for m in NoticeMethod}
     for notice in data.notices:
         if notice.method not in methods:
-            raise UserError(f"“{echo(notice.method)}” is not a way of giving notice this office records.",
+            raise UserError(f"“{echoed(notice.method)}” is not a way of giving notice this office records.",
                             field="notices")
     now = services.now()
     if data.drawn_at.tzinfo is None or any(n.given_at.tzinfo is None for n in data.notices):
@@ -101,7 +95,7 @@ def record_lot(services: Services, *, workspace_id: int, case_id: int, data: Lot
         try:
             decision = decide_lot(tie, winners=data.winners, notices=data.notices, drawn_at=data.drawn_at)
         except LotInvalid as exc:
-            raise UserError(esc(exc.message), field=exc.field) from None
+            raise UserError(exc.message, field=exc.field) from None
         government = case.contest.election.local_government
         for name in decision.winners:  # no certificate without the whole name, before anything is written
             check_names(candidate=name, office=case.contest.name, election=case.contest.election.name,
@@ -130,7 +124,10 @@ def record_lot(services: Services, *, workspace_id: int, case_id: int, data: Lot
                             "candidate_notices": to_jsonable(row.candidate_notices),
                             "certificates": [c.candidate for c, _ in made]},
                      workspace_id=workspace_id, at=now)
-        return LotRecorded(case.id, True, lot_view_of(session, case.id), {c.id: token for c, token in made})
+        view = lot_view_of(session, case.id)
+        if view is None:  # the drawing was written above, in this transaction
+            raise RuntimeError(f"case {case.id}: the lot just recorded cannot be read back")
+        return LotRecorded(case.id, True, view, {c.id: token for c, token in made})
 
 
 def lot_owed(services: Services, *, workspace_id: int, case_id: int) -> TieForLot | None:

@@ -13,8 +13,6 @@ from sqlalchemy.orm import Session
 from rules.ledger import EntryKind
 from rules.money import ZERO
 from services.conduct.tally import tally_state
-from services.errors import NotFound
-from services.services import Services
 from storage.models import CaseKind, Certificate, LedgerRow, LotDrawing, RecountCase, SurveyVersion
 
 SETTLEMENT_STEP = "settlement"
@@ -164,12 +162,3 @@ def completion_view_of(session: Session, case: RecountCase) -> CompletionView:
         results_notice_at=case.results_notice_at, results_notice_by=case.results_notice_by,
         results_notice_method=case.results_notice_method, settlement_entries=entries, balance_collected=collected,
         lot=lot_view_of(session, case.id))
-
-
-def completion_view(services: Services, case_id: int, *, workspace_id: int) -> CompletionView:
-    with services.db.transaction() as session:
-        case = session.get(RecountCase, case_id)
-        if case is None or case.workspace_id != workspace_id:
-            raise NotFound("That recount case does not exist in this office.")
-        return completion_view_of(session, case)
-

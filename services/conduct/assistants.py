@@ -22,7 +22,6 @@ from decimal import Decimal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import echo
 from rules.assistants import Assistant, AssistantFinding, Capacity, review_assistants
 from rules.money import format_money, money
 from rules.statute import cite
@@ -30,6 +29,7 @@ from services.conduct.money import within_limit
 from services.conduct.tally import case_for_update
 from services.errors import UserError
 from services.services import Services
+from services.wording import echoed
 from storage import audit
 from storage.models import AssistantRow, Election, RecountCase
 
@@ -146,7 +146,7 @@ def clean_preparers(names: list[str]) -> list[str]:
         if not cleaned or name_key(cleaned) in seen:
             continue
         if len(cleaned) > NAME_LIMIT:
-            raise UserError(f"A name is at most {NAME_LIMIT} characters: “{echo(cleaned, 40)}”.",
+            raise UserError(f"A name is at most {NAME_LIMIT} characters: “{echoed(cleaned, 40)}”.",
                                 field="preparers")
         seen.add(name_key(cleaned))
         out.append(cleaned)
@@ -193,11 +193,11 @@ def record_assistants(services: Services, *, workspace_id: int, case_id: int, ac
         case = case_for_update(session, case_id, workspace_id)
         if case.completed_at is not None:
             raise UserError("This recount is complete; its assistants can no longer change.")
-        election = session.get(Election, case.contest.election_id, with_for_update=True)
+        election = session.get_one(Election, case.contest.election_id, with_for_update=True)
         before_preparers = tuple(election.abstract_preparers or ())
-        preparers_changed = wanted is not None and list(before_preparers) != wanted
         other_cases: tuple[int, ...] = ()
-        if preparers_changed:
+        preparers_changed = wanted is not None and list(before_preparers) != wanted
+        if wanted is not None and preparers_changed:
             election.abstract_preparers = list(wanted)
             audit.append(session, actor=actor, action="election.abstract_preparers_set", entity="election",
                          entity_id=election.id, before={"abstract_preparers": list(before_preparers)},
@@ -207,7 +207,7 @@ def record_assistants(services: Services, *, workspace_id: int, case_id: int, ac
             other_cases = tuple(session.scalars(select(RecountCase.id).where(
                 RecountCase.contest_id.in_(contest_ids), RecountCase.id != case.id).order_by(RecountCase.id)))
         line = change = None
-        if checked is not None:
+        if assistant is not None and checked is not None:  # checked is the assistant's, checked above
             capacity, pay, replaces = checked
             name = clean_name(assistant.name)
             values = {"capacity": capacity.value, "days_served": assistant.days_served, "compensation": pay,

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import echo
 from rules.conflicts import Conflicted
 from rules.decision import Decision
 from rules.duties import Duty
@@ -21,8 +20,10 @@ from services.errors import NotFound, UserError
 from services.observers.links import LinkLine, links_of
 from services.office.conflicts import case_conflicts
 from services.services import Services
+from services.wording import echoed
 from storage import audit
 from storage.models import CaseDeadline, CaseKind, Notice, RecountCase, RecountRequestRow
+from storage.repositories import rows_updated
 
 
 class NoticeMethod(str, enum.Enum):
@@ -94,7 +95,7 @@ class CaseView:
     local_government: str
     governing_body: str
     verdict: dict
-    survey_version: int
+    returns_version: int
     opened_at: dt.datetime
     opened_by: str
     channel_id: str | None
@@ -130,14 +131,16 @@ def _notice_view(notice: Notice) -> NoticeView:
                       notice.given_by, notice.method, notice.details, notice.recorded_by)
 
 
-def _load(session: Session, case_id: int, workspace_id: int | None = None) -> RecountCase:
+def load_case(session: Session, case_id: int, workspace_id: int | None = None) -> RecountCase:
+    """The case, in `workspace_id` when given; NotFound otherwise (another office's case is not found either)."""
     case = session.get(RecountCase, case_id)
     if case is None or (workspace_id is not None and case.workspace_id != workspace_id):
         raise NotFound("That recount case does not exist in this office.")
     return case
 
 
-def _view(session: Session, case: RecountCase) -> CaseView:
+def case_view_of(session: Session, case: RecountCase) -> CaseView:
+    """What a case's card shows, read in the caller's session."""
     contest = case.contest
     election = contest.election
     government = election.local_government
@@ -158,7 +161,7 @@ def _view(session: Session, case: RecountCase) -> CaseView:
         contest=contest.name, contest_kind=contest.kind, seats=contest.seats, election=election.name,
         election_date=election.election_date, local_government=government.name,
         governing_body=government.governing_body, verdict=dict(case.verdict),
-        survey_version=case.survey_version.number, opened_at=case.opened_at, opened_by=case.opened_by,
+        returns_version=case.survey_version.number, opened_at=case.opened_at, opened_by=case.opened_by,
         channel_id=case.channel_id, card_ts=case.card_ts,
         deadlines=tuple(DeadlineView(d.name, d.due_date, d.citation, d.note, d.reading, d.rolled_from, d.estimated,
                                      d.falls_on) for d in deadlines),
@@ -176,7 +179,7 @@ def _view(session: Session, case: RecountCase) -> CaseView:
 
 def case_view(services: Services, case_id: int, *, workspace_id: int | None = None) -> CaseView:
     with services.db.transaction() as session:
-        return _view(session, _load(session, case_id, workspace_id))
+        return case_view_of(session, load_case(session, case_id, workspace_id))
 
 
 
@@ -191,10 +194,10 @@ def claim_card(services: Services, case_id: int) -> bool:
         stale = claimed is not None and now - claimed > CLAIM_STALE
         if card_ts is not None and not stale:
             return False
-        won = session.execute(
-            update(RecountCase).where(RecountCase.id == case_id, RecountCase.card_ts.is_(card_ts)
-                                      if card_ts is None else RecountCase.card_ts == card_ts)
-            .values(card_ts=f"{CLAIM}{now.timestamp():.0f}").execution_options(synchronize_session=False)).rowcount
+        won = rows_updated(session, update(RecountCase).where(
+            RecountCase.id == case_id, RecountCase.card_ts.is_(card_ts) if card_ts is None
+            else RecountCase.card_ts == card_ts)
+            .values(card_ts=f"{CLAIM}{now.timestamp():.0f}").execution_options(synchronize_session=False))
         return won == 1
 
 
@@ -208,7 +211,7 @@ def release_card(services: Services, case_id: int) -> None:
 def set_card(services: Services, case_id: int, *, channel_id: str, ts: str, actor: str) -> None:
     """Remember where the case's card is, so later updates thread under it and edit it."""
     with services.db.transaction() as session:
-        case = _load(session, case_id)
+        case = load_case(session, case_id)
         before = {"channel_id": case.channel_id,
                   "card_ts": None if (case.card_ts or "").startswith(CLAIM) else case.card_ts}
         if (case.channel_id, case.card_ts) == (channel_id, ts):
@@ -223,8 +226,8 @@ def notice_view(services: Services, notice_id: int, *, workspace_id: int) -> tup
         notice = session.get(Notice, notice_id)
         if notice is None:
             raise NotFound("That notice does not exist.")
-        case = _load(session, notice.case_id, workspace_id)
-        return _notice_view(notice), _view(session, case)
+        case = load_case(session, notice.case_id, workspace_id)
+        return _notice_view(notice), case_view_of(session, case)
 
 
 @dataclass(frozen=True)
@@ -242,7 +245,7 @@ def record_notice(services: Services, *, workspace_id: int, notice_id: int, give
     try:
         method_value = NoticeMethod(method).value
     except ValueError:
-        raise UserError(f"“{echo(method)}” is not a way of giving notice this office records.",
+        raise UserError(f"“{echoed(method)}” is not a way of giving notice this office records.",
                         field="method") from None
     if given_at.tzinfo is None:
         raise ValueError("given_at must be timezone-aware")
@@ -253,11 +256,11 @@ def record_notice(services: Services, *, workspace_id: int, notice_id: int, give
         notice = session.get(Notice, notice_id, with_for_update=True)
         if notice is None:
             raise NotFound("That notice does not exist.")
-        case = _load(session, notice.case_id, workspace_id)
+        case = load_case(session, notice.case_id, workspace_id)
         if given_at.date() < case.contest.election.election_date:
             raise UserError("A recount notice cannot predate the election.", field="given_at")
         if notice.given_at is not None:  # a double click or a second modal: the first record stands
-            return NoticeRecorded(_notice_view(notice), _view(session, case), False)
+            return NoticeRecorded(_notice_view(notice), case_view_of(session, case), False)
         notice.given_at, notice.given_by, notice.method = given_at, given_by.strip(), method_value
         notice.details = (details or "").strip() or None
         notice.recorded_by, notice.recorded_at = actor, now
@@ -268,4 +271,4 @@ def record_notice(services: Services, *, workspace_id: int, notice_id: int, give
                             "given_at": given_at, "given_by": notice.given_by, "method": method_value,
                             "details": notice.details, "citation": notice.citation},
                      workspace_id=case.workspace_id, at=now)
-        return NoticeRecorded(_notice_view(notice), _view(session, case), True)
+        return NoticeRecorded(_notice_view(notice), case_view_of(session, case), True)

@@ -5,12 +5,12 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
-from handlers.slack_text import echo, esc
 from rules.contest import ContestKind
 from rules.statute import AUTOMATIC_RECOUNT_MARGIN
 from services.errors import NotFound, UserError
 from services.office.access import ensure_workspace
 from services.services import Services
+from services.wording import echoed
 from storage import audit
 from storage.models import IssueCommittee, Notice, RecipientKind, RecountCase
 from storage.repositories import find_contest_on_day, latest_election_day
@@ -35,21 +35,21 @@ def add_issue_committee(services: Services, *, team_id: str, contest_name: str, 
             raise NotFound("No election is set up yet.")
         contest = find_contest_on_day(session, elections, contest_name)
         if contest is None:
-            raise NotFound(f"No contest called “{echo(contest_name)}” in {esc(elections[0].name)}.", field="contest")
+            raise NotFound(f"No contest called “{echoed(contest_name)}” in {elections[0].name}.", field="contest")
         if contest.kind != ContestKind.QUESTION.value:
-            raise UserError(f"{esc(contest.name)} is an office, not a ballot issue or question; issue committees "
+            raise UserError(f"{contest.name} is an office, not a ballot issue or question; issue committees "
                             "belong to ballot issues and questions.", field="contest")
         if side is not None:
             names = {c.name.casefold(): c.name for c in contest.choices}
             if side.casefold() not in names:
-                raise UserError(f"“{echo(side)}” is not a choice of {esc(contest.name)} "
-                                f"({', '.join(esc(n) for n in names.values())}).",
+                raise UserError(f"“{echoed(side)}” is not a choice of {contest.name} "
+                                f"({', '.join(names.values())}).",
                                 field="side")
             side = names[side.casefold()]
         exists = session.scalar(select(IssueCommittee).where(
             IssueCommittee.contest_id == contest.id, IssueCommittee.name == committee.strip()))
         if exists is not None:
-            raise UserError(f"{echo(committee)} is already recorded for {esc(contest.name)}.", field="committee")
+            raise UserError(f"{echoed(committee)} is already recorded for {contest.name}.", field="committee")
         row = IssueCommittee(contest_id=contest.id, name=committee.strip(), side=side, contact=contact)
         session.add(row)
         session.flush()

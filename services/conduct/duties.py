@@ -10,7 +10,6 @@ from decimal import Decimal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import echo
 from rules.duties import CaseFacts, Duty, OwedCertificate, OwedNotice, duties_of, money_to_return
 from rules.money import ZERO
 from rules.statute import cite
@@ -19,6 +18,7 @@ from services.conduct.money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT
 from services.conduct.tally import case_for_update
 from services.errors import UserError
 from services.services import Services
+from services.wording import echoed
 from storage import audit
 from storage.models import CaseKind, RecountCase, RecountRequestRow
 
@@ -77,7 +77,7 @@ def record_money_returned(services: Services, *, workspace_id: int, case_id: int
     if len(returned_by) > NAME_LIMIT:
         raise UserError(f"At most {NAME_LIMIT} characters here.", field="returned_by")
     if method not in RETURN_METHODS:
-        raise UserError(f"“{echo(method)}” is not a way of paying this office records.", field="method")
+        raise UserError(f"“{echoed(method)}” is not a way of paying this office records.", field="method")
     if not reference:
         raise UserError("Give the check or transaction number.", field="reference")
     if len(reference) > REFERENCE_LIMIT:
@@ -92,12 +92,13 @@ def record_money_returned(services: Services, *, workspace_id: int, case_id: int
         facts = facts_of(session, case)
         amount = money_to_return(facts)
         citation = cite("(2)(d)") if facts.settlement_outcome == "refund" else cite("(2)(f)")
-        if not facts.completed or amount <= ZERO:
+        completed_at = case.completed_at
+        if not facts.completed or completed_at is None or amount <= ZERO:
             raise UserError("Nothing is owed back to the requester for this recount "
                             f"({cite('(2)(d)')}, {cite('(2)(f)')}).")
         if case.money_returned_at is not None:
             return MoneyReturned(amount, citation, False)
-        if returned_at < case.completed_at - dt.timedelta(minutes=5):
+        if returned_at < completed_at - dt.timedelta(minutes=5):
             raise UserError("The money cannot have been returned before the recount was completed and settled.",
                             field="returned_at")
         case.money_returned_at, case.money_returned_by = returned_at, returned_by

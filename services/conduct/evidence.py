@@ -28,6 +28,7 @@ from rules.statute import cite
 from services.conduct.tally import case_for_update
 from services.errors import NotFound, UserError
 from services.services import Services
+from services.typed_input import typed_text
 from storage import audit
 from storage.models import EvidenceDemand, RecountCase, SurveyVersion
 
@@ -57,8 +58,8 @@ class DemandLine:
 @dataclass(frozen=True)
 class EvidenceSummary:
     demands: tuple[DemandLine, ...]
-    survey_version: int  # the version the case uses
-    survey_versions: int  # how many versions of the election's survey exist (every one is kept)
+    returns_version: int  # the version the case uses
+    returns_versions: int  # how many versions of the election's survey exist (every one is kept)
     latest_version: int
 
     @property
@@ -87,15 +88,6 @@ def evidence_summary(session: Session, case: RecountCase) -> EvidenceSummary:
                            int(latest or 0))
 
 
-def _text(value: str | None, *, field: str, what: str, limit: int) -> str:
-    text = (value or "").strip()
-    if not text:
-        raise UserError(what, field=field)
-    if len(text) > limit:
-        raise UserError(f"At most {limit:,} characters.", field=field)
-    return text
-
-
 def _moment(services: Services, at: dt.datetime, *, field: str, not_before: dt.datetime | None, what: str) -> None:
     if at.tzinfo is None:
         raise ValueError("timestamps must be timezone-aware")
@@ -109,9 +101,9 @@ def _moment(services: Services, at: dt.datetime, *, field: str, not_before: dt.d
 def demand_evidence(services: Services, *, workspace_id: int, case_id: int, description: str, demanded_of: str,
                     demanded_at: dt.datetime, actor: str) -> EvidenceRecorded:
     """Record that documentary evidence regarding the legality of a vote was demanded (4)."""
-    what = _text(description, field="description", limit=TEXT_LIMIT,
-                 what="Say what documentary evidence is demanded.")
-    whom = _text(demanded_of, field="demanded_of", limit=OF_WHOM_LIMIT, what="Say of whom it is demanded.")
+    what = typed_text(description, field="description", limit=TEXT_LIMIT,
+                      missing="Say what documentary evidence is demanded.")
+    whom = typed_text(demanded_of, field="demanded_of", limit=OF_WHOM_LIMIT, missing="Say of whom it is demanded.")
     _moment(services, demanded_at, field="demanded_at", not_before=None, what="The demand")
     with services.db.transaction() as session:
         case = case_for_update(session, case_id, workspace_id)
@@ -148,7 +140,7 @@ def demand_view(services: Services, *, workspace_id: int, demand_id: int) -> Dem
 def record_production(services: Services, *, workspace_id: int, demand_id: int, produced: str,
                       produced_at: dt.datetime, actor: str) -> EvidenceRecorded:
     """Record what was produced in answer to a demand (4), and when. Once per demand."""
-    text = _text(produced, field="produced", limit=TEXT_LIMIT, what="Say what was produced.")
+    text = typed_text(produced, field="produced", limit=TEXT_LIMIT, missing="Say what was produced.")
     with services.db.transaction() as session:
         row = session.get(EvidenceDemand, demand_id)
         if row is None:

@@ -12,7 +12,6 @@ from decimal import Decimal
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import echo, esc
 from rules.calendar import DENVER
 from rules.checklist import PreCountChecklist, counting_may_start
 from rules.cost import CostDetermination, CostItem, determine_cost
@@ -21,6 +20,7 @@ from rules.ledger import EntryKind, Ledger, LedgerEntry
 from rules.money import format_money
 from services.errors import NotFound, UserError
 from services.services import Services
+from services.wording import echoed
 from storage import audit
 from storage.models import CaseKind, CostNotice, LedgerRow, RecountCase, RecountRequestRow
 
@@ -219,7 +219,7 @@ def record_cost_notice(services: Services, *, workspace_id: int, case_id: int, n
                        method: str, notified_by: str, details: str | None, actor: str) -> CostNoticeView:
     """(2)(b)(III): the requester was told the cost — of the cost as it stands now."""
     if method not in COST_NOTICE_METHODS:
-        raise UserError(f"“{echo(method)}” is not a way of notifying this office records.", field="method")
+        raise UserError(f"“{echoed(method)}” is not a way of notifying this office records.", field="method")
     if not notified_by.strip():
         raise UserError("Say who notified the requester.", field="notified_by")
     if len(notified_by.strip()) > NAME_LIMIT:
@@ -236,8 +236,8 @@ def record_cost_notice(services: Services, *, workspace_id: int, case_id: int, n
         latest = _cost_notices(session, case.id)
         if latest and latest[-1].cost == cost:
             raise UserError(f"The requester was already notified of {format_money(cost)}: "
-                            f"{_local(latest[-1].notified_at)} by {esc(latest[-1].notified_by)} "
-                            f"({esc(latest[-1].method)}).",
+                            f"{_local(latest[-1].notified_at)} by {latest[-1].notified_by} "
+                            f"({latest[-1].method}).",
                             field="notified_at")
         request = session.scalar(select(RecountRequestRow).where(RecountRequestRow.case_id == case.id))
         if request is not None and notified_at.astimezone(DENVER).date() < request.received_on:
@@ -260,7 +260,7 @@ def record_payment(services: Services, *, workspace_id: int, case_id: int, amoun
     """(2)(b)(IV), (2)(c): a payment from the requester, held for the expenses of the recount. `received_on`: the
     day it was received (default today in Colorado; never in the future, nor before the request was received)."""
     if method not in PAYMENT_METHODS:
-        raise UserError(f"“{echo(method)}” is not a payment method this office records.", field="method")
+        raise UserError(f"“{echoed(method)}” is not a payment method this office records.", field="method")
     if not reference.strip():
         raise UserError("Give the receipt, check or transaction number.", field="reference")
     if len(reference.strip()) > REFERENCE_LIMIT:
@@ -279,7 +279,7 @@ def record_payment(services: Services, *, workspace_id: int, case_id: int, amoun
                             f"was ({request.received_on:%a %Y-%m-%d}).", field="received_on")
         rows = _rows(session, case.id)
         if any(r.kind == EntryKind.PAYMENT.value and r.details.get("reference") == reference.strip() for r in rows):
-            raise UserError(f"A payment with reference {esc(reference.strip())} is already recorded for this "
+            raise UserError(f"A payment with reference {reference.strip()} is already recorded for this "
                             "recount.",
                             field="reference")
         try:

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from rules.contest import Contest
 from rules.tally import FIRST, SECOND, TallySheet, TallyState, accept_sheets
-from services.errors import NotFound
+from services.errors import NotFound, UserError
 from services.returns.versions import rules_contests
 from storage.models import RecountCase, SurveyVersion, TallySheetRow
 
@@ -28,14 +28,14 @@ def case_for_update(session: Session, case_id: int, workspace_id: int) -> Recoun
 
 def original_contest(session: Session, case: RecountCase) -> Contest:
     """The contest as the survey of returns had it when the case opened: what the recount checks."""
-    version = session.get(SurveyVersion, case.survey_version_id)
+    version = session.get_one(SurveyVersion, case.survey_version_id)
     found = rules_contests(session, version, [case.contest_id])
     if not found:
         raise NotFound("The survey of returns this case was opened on has no counts for its contest.")
     return found[0][1]
 
 
-def survey_units(session: Session, case: RecountCase) -> tuple[str, ...]:
+def returns_units(session: Session, case: RecountCase) -> tuple[str, ...]:
     return original_contest(session, case).units
 
 
@@ -48,6 +48,14 @@ def standing_sheets(session: Session, case_id: int) -> list[TallySheetRow]:
 def as_sheet(row: TallySheetRow) -> TallySheet:
     return TallySheet(sheet_id=row.sheet_id, unit=row.unit, method=row.method, counts=dict(row.counts),
                       entered_by=row.entered_by, entry=row.entry)
+
+
+def set_up_tally_state(session: Session, case: RecountCase) -> TallyState:
+    """Where the tally stands, for a case whose count is set up (UserError when it is not)."""
+    state = tally_state(session, case)
+    if state is None:
+        raise UserError("Set up the count first: how it is counted and the units expected.")
+    return state
 
 
 def tally_state(session: Session, case: RecountCase) -> TallyState | None:
@@ -69,10 +77,3 @@ def next_entry(session: Session, case: RecountCase, sheet_id: str) -> int:
     it has one (the second entry checks it)."""
     taken = {r.entry for r in standing_sheets(session, case.id) if r.sheet_id == sheet_id.strip()}
     return SECOND if FIRST in taken else FIRST
-
-
-def describe_progress(state: TallyState | None) -> str:
-    if state is None:
-        return "count not set up"
-    tallied, expected = state.progress
-    return f"{tallied:,} of {expected:,} units tallied"

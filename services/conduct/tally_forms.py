@@ -10,9 +10,8 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import esc
 from rules.tally import FIRST, SECOND, CountMethod, TallySheet, accept_sheets
-from services.conduct.tally import as_sheet, election_sheets, original_contest, standing_sheets, survey_units
+from services.conduct.tally import as_sheet, election_sheets, original_contest, returns_units, standing_sheets
 from services.errors import NotFound, UserError
 from services.services import Services
 from storage.models import RecountCase, TallySheetRow
@@ -30,7 +29,7 @@ class EntryLine:
     unit: str
     entry: int
     entered_by: str
-    counts: tuple[tuple[str, int], ...]  # in the contest's order of choices
+    counts: tuple[tuple[str, int | None], ...]  # in the contest's order of choices; None: the entry has none
     entered_at: dt.datetime
 
 
@@ -147,17 +146,16 @@ def sheet_form(services: Services, *, workspace_id: int, case_id: int) -> SheetF
         if case is None or case.workspace_id != workspace_id:
             raise NotFound(f"There is no recount case #{case_id} in this office.", field="case")
         if case.completed_at is not None:
-            raise UserError(f"The recount of {esc(case.contest.name)} (case #{case.id}) is complete; no more tally "
+            raise UserError(f"The recount of {case.contest.name} (case #{case.id}) is complete; no more tally "
                             "sheets can be entered.", field="case")
         if case.counting_started_at is None:
-            raise UserError(f"Counting has not started for {esc(case.contest.name)} (case #{case.id}); start it "
+            raise UserError(f"Counting has not started for {case.contest.name} (case #{case.id}); start it "
                             "from "
                             "the case card first.", field="case")
         summary = tally_summary(session, case)
         if summary is None:
-            raise UserError(f"Set up the count of {esc(case.contest.name)} (case #{case.id}) first: how it is "
-                            "counted "
-                            "and the units expected (the card's *Set up the count*).", field="case")
+            raise UserError(f"Set up the count of {case.contest.name} (case #{case.id}) first: how it is counted "
+                            "and the units expected (the card's “Set up the count”).", field="case")
         return SheetForm(case.id, case.contest.name, summary, fingerprint(summary.units))
 
 
@@ -165,7 +163,7 @@ def sheet_form(services: Services, *, workspace_id: int, case_id: int) -> SheetF
 class SetUpForm:
     case_id: int
     contest: str
-    survey_units: tuple[str, ...]
+    returns_units: tuple[str, ...]
     method: str | None
     units: tuple[str, ...] | None
     double_entry: bool
@@ -180,6 +178,6 @@ def set_up_form(services: Services, *, workspace_id: int, case_id: int) -> SetUp
             raise NotFound("That recount case does not exist in this office.")
         if case.completed_at is not None:
             raise UserError("This recount is complete; its tally can no longer change.")
-        return SetUpForm(case.id, case.contest.name, survey_units(session, case), case.count_method,
+        return SetUpForm(case.id, case.contest.name, returns_units(session, case), case.count_method,
                          tuple(case.expected_units) if case.expected_units is not None else None, case.double_entry,
                          len(standing_sheets(session, case.id)), election_sheets(case))

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from handlers.slack_text import echo
 from rules.corrections import unit_label
 from rules.tally import CountMethod, TallyState, sheet_key
-from services.conduct.tally import case_for_update, election_sheets, standing_sheets, survey_units, tally_state
+from services.conduct.tally import (
+    case_for_update,
+    election_sheets,
+    returns_units,
+    set_up_tally_state,
+    standing_sheets,
+)
 from services.conduct.tally_sheets import SHEET_ID_LIMIT
 from services.errors import UserError
 from services.services import Services
+from services.wording import echoed
 from storage import audit
 
 MAX_UNITS = 2000
@@ -42,7 +48,7 @@ def _clean_election_sheets(ids: list[str]) -> list[str]:
         if not sid:
             continue
         if len(sid) > SHEET_ID_LIMIT:
-            raise UserError(f"A sheet id is at most {SHEET_ID_LIMIT} characters: “{echo(sid, 40)}”.",
+            raise UserError(f"A sheet id is at most {SHEET_ID_LIMIT} characters: “{echoed(sid, 40)}”.",
                             field="election_sheets")
         cleaned.setdefault(sheet_key(sid), sid)
     if len(cleaned) > MAX_ELECTION_SHEETS:
@@ -67,7 +73,7 @@ def configure_count(services: Services, *, workspace_id: int, case_id: int, meth
     try:
         count_method = CountMethod(method)
     except ValueError:
-        raise UserError(f"“{echo(method)}” is not a way of counting: paper, electronic or voting_machine.",
+        raise UserError(f"“{echoed(method)}” is not a way of counting: paper, electronic or voting_machine.",
                         field="method") from None
     if count_method is CountMethod.VOTING_MACHINE and not _clean_units(units or []):
         raise UserError("List the voting machines, one per line: in elections using voting machines separate "
@@ -79,26 +85,26 @@ def configure_count(services: Services, *, workspace_id: int, case_id: int, meth
             raise UserError("This recount is complete; its tally can no longer change.")
         if used is None:
             used = list(election_sheets(case))
-        cleaned = _clean_units(units) if units is not None else list(survey_units(session, case))
+        cleaned = _clean_units(units) if units is not None else list(returns_units(session, case))
         if len(set(cleaned)) != len(cleaned):
             dupes = sorted({u for u in cleaned if cleaned.count(u) > 1})
-            raise UserError(f"Listed twice: {', '.join(echo(d) for d in dupes[:20])}.", field="units")
+            raise UserError(f"Listed twice: {', '.join(echoed(d) for d in dupes[:20])}.", field="units")
         if len(cleaned) > MAX_UNITS:
             raise UserError(f"At most {MAX_UNITS:,} units.", field="units")
         too_long = [u for u in cleaned if len(u) > UNIT_LIMIT]
         if too_long:
-            raise UserError(f"A unit's name is at most {UNIT_LIMIT} characters: “{echo(too_long[0], 40)}”.",
+            raise UserError(f"A unit's name is at most {UNIT_LIMIT} characters: “{echoed(too_long[0], 40)}”.",
                             field="units")
         if not cleaned:
             cleaned = [""]  # the survey has a single whole-contest unit
         if (case.count_method, case.expected_units, case.double_entry, list(election_sheets(case))) == (
                 count_method.value, cleaned, double_entry, used):
-            return CountSetUp(False, tally_state(session, case), count_method.value, tuple(cleaned), double_entry,
+            return CountSetUp(False, set_up_tally_state(session, case), count_method.value, tuple(cleaned), double_entry,
                               tuple(used))
         keys = {sheet_key(u) for u in used}
         clashing = [r for r in standing_sheets(session, case.id) if sheet_key(r.sheet_id) in keys]
         if clashing and count_method is not CountMethod.VOTING_MACHINE:
-            named = ", ".join(f"{echo(r.sheet_id)} ({echo(unit_label(r.unit))})"
+            named = ", ".join(f"{echoed(r.sheet_id)} ({echoed(unit_label(r.unit))})"
                               for r in list({r.sheet_id: r for r in clashing}.values())[:10])
             raise UserError(f"Already entered as recount tally sheets: {named}. A sheet used at the election cannot "
                             f"be a recount sheet ({CITATION}): withdraw those entries first, or correct the list.",
@@ -117,7 +123,7 @@ def configure_count(services: Services, *, workspace_id: int, case_id: int, meth
                                            "citation": CITATION},
                      workspace_id=workspace_id, at=services.now())
         session.flush()
-        return CountSetUp(True, tally_state(session, case), count_method.value, tuple(cleaned), double_entry,
+        return CountSetUp(True, set_up_tally_state(session, case), count_method.value, tuple(cleaned), double_entry,
                           tuple(used))
 
 

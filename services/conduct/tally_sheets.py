@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from handlers.slack_text import echo, esc
 from rules.corrections import unit_label
 from rules.tally import FIRST, SECOND, SheetProblem, TallySheet, TallyState, accept_sheets, validate_sheet
 from services.conduct.tally import (
@@ -16,11 +15,13 @@ from services.conduct.tally import (
     case_for_update,
     election_sheets,
     original_contest,
+    set_up_tally_state,
     standing_sheets,
     tally_state,
 )
 from services.errors import NotFound, UserError
 from services.services import Services
+from services.wording import echoed
 from storage import audit
 from storage.models import TallySheetRow
 
@@ -46,7 +47,7 @@ class SheetEntered:
 
 def _refused(problems: list[SheetProblem]) -> SheetRefused:
     first = problems[0]
-    return SheetRefused("; ".join(f"{esc(p.field)}: {esc(p.message)}" for p in problems)
+    return SheetRefused("; ".join(f"{p.field}: {p.message}" for p in problems)
                         + (f" ({first.citation})" if first.citation else ""), field=first.field,
                         problems=tuple(problems))
 
@@ -61,7 +62,7 @@ def _decide_entry(rows: list[TallySheetRow], *, sheet_id: str, unit: str, counts
             return row
     if mine:
         row = mine[0]
-        raise UserError(f"You already entered sheet {esc(sheet_id)} (entry {row.entry}, {esc(unit_label(row.unit))}). "
+        raise UserError(f"You already entered sheet {sheet_id} (entry {row.entry}, {unit_label(row.unit)}). "
                         "The "
                         "second entry of a sheet is made by someone else; to correct yours, withdraw it, then "
                         "enter the sheet again.", field="sheet_id")
@@ -70,7 +71,7 @@ def _decide_entry(rows: list[TallySheetRow], *, sheet_id: str, unit: str, counts
         return FIRST
     if SECOND not in taken:
         return SECOND
-    raise UserError(f"Sheet {esc(sheet_id)} already has both its entries. If one of them is wrong, withdraw it, then "
+    raise UserError(f"Sheet {sheet_id} already has both its entries. If one of them is wrong, withdraw it, then "
                     "enter the sheet again.", field="sheet_id")
 
 
@@ -87,7 +88,7 @@ def enter_sheet(services: Services, *, workspace_id: int, case_id: int, sheet_id
             raise UserError("This recount is complete; no more tally sheets can be entered.")
         if case.counting_started_at is None:
             raise UserError("Counting has not started for this recount; start it from the case card first.")
-        if not case.count_method:
+        if not case.count_method or case.expected_units is None:
             raise UserError("Set up the count first: how it is counted and the units expected.")
         sid = sheet_id.strip() if isinstance(sheet_id, str) else sheet_id
         if isinstance(sid, str) and len(sid) > SHEET_ID_LIMIT:
@@ -105,13 +106,13 @@ def enter_sheet(services: Services, *, workspace_id: int, case_id: int, sheet_id
             decided = _decide_entry([r for r in rows if r.sheet_id == sid], sheet_id=sid, unit=unit, counts=counts,
                                     actor=actor)
             if isinstance(decided, TallySheetRow):
-                return SheetEntered(decided.id, False, tally_state(session, case), as_sheet(decided))
+                return SheetEntered(decided.id, False, set_up_tally_state(session, case), as_sheet(decided))
             entry = decided
             sheet = TallySheet(sheet_id=sid, unit=unit, method=case.count_method, counts=counts, entered_by=actor,
                                entry=entry)
         for row in rows:
             if as_sheet(row).same_entry_as(sheet):
-                return SheetEntered(row.id, False, tally_state(session, case), sheet)
+                return SheetEntered(row.id, False, set_up_tally_state(session, case), sheet)
         entered = [as_sheet(r) for r in rows]
         before = accept_sheets(entered, contest=contest, expected_units=expected, double_entry=case.double_entry,
                                election_sheet_ids=used_at_election)
@@ -124,7 +125,7 @@ def enter_sheet(services: Services, *, workspace_id: int, case_id: int, sheet_id
                             counts=dict(counts), entry=entry, entered_by=actor, entered_at=services.now())
         session.add(row)
         session.flush()
-        state = tally_state(session, case)
+        state = set_up_tally_state(session, case)
         audit.append(session, actor=actor, action="tally.sheet_entered", entity="tally_sheet", entity_id=row.id,
                      after={"case": case.id, "sheet": sheet.sheet_id, "unit": unit, "entry": entry,
                             "counts": dict(counts), "progress": list(state.progress),
@@ -145,7 +146,7 @@ def withdraw_sheet(services: Services, *, workspace_id: int, case_id: int, sheet
         rows = [r for r in standing_sheets(session, case.id) if r.sheet_id == sheet_id.strip()
                 and (entered_by is None or r.entered_by == entered_by)]
         if not rows:
-            raise NotFound(f"No sheet {echo(sheet_id)} is entered for this recount"
+            raise NotFound(f"No sheet {echoed(sheet_id)} is entered for this recount"
                            f"{' by that person' if entered_by else ''}.", field="sheet_id")
         now = services.now()
         for row in rows:

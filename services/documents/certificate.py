@@ -9,10 +9,10 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from handlers.slack_text import echo
 from rules.calendar import DENVER
 from services.documents.glyphs import ensure_printable, isolate, prepare
 from services.documents.pdf import FAMILY, new_pdf, output
+from services.wording import echoed
 
 
 @dataclass(frozen=True)
@@ -43,7 +43,7 @@ def check_names(*, candidate: str, office: str, election: str, local_government:
     ensure_printable([("the candidate's name", candidate), ("the office", office), ("the election", election),
                       ("the local government", local_government), ("the official's title", official_title),
                       ("the official's name", official_name or "")],
-                     what=f"The certificate of election for “{echo(_one_line(candidate))}”", consequence=consequence)
+                     what=f"The certificate of election for “{echoed(_one_line(candidate))}”", consequence=consequence)
 
 
 def certificate_pdf(facts: CertificateFacts) -> bytes:

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
-from handlers.slack_text import echo
 from services.errors import UserError
+from services.wording import echoed
 
 FONTS = Path(__file__).resolve().parent / "fonts"
 # How many problems an error lists: a case record could have thousands, a person needs the first few.
@@ -118,15 +118,16 @@ class Missing:
 
 class UnprintableText(UserError):
     """A document refused because a character in it has no glyph in any bundled font. Nothing was printed.
-    The message goes to Slack as is: every name and field in it is escaped and bounded (handlers/slack_text.py)."""
+    The message is plain words (services/wording.py): every name and field in it is quoted bounded, on one line;
+    Slack and a terminal each escape it their own way."""
 
     def __init__(self, missing: list[Missing], *, what: str, consequence: str = "") -> None:
         first = missing[0]
-        lines = [f"{what} cannot be printed: {echo(first.where)} “{echo(first.text)}” has {describe(first.char)}, "
+        lines = [f"{what} cannot be printed: {echoed(first.where)} “{echoed(first.text)}” has {describe(first.char)}, "
                  "which none of the fonts recount-bot prints with has. A document is never printed with a name "
                  "cut short." + (f" {consequence}" if consequence else "")]
         for other in missing[1:SHOWN]:
-            lines.append(f"• also {echo(other.where)} “{echo(other.text)}”: {describe(other.char)}")
+            lines.append(f"• also {echoed(other.where)} “{echoed(other.text)}”: {describe(other.char)}")
         if len(missing) > SHOWN:
             lines.append(f"• and {len(missing) - SHOWN:,} more")
         super().__init__("\n".join(lines))

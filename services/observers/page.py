@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 from rules.serialize import to_jsonable
 from rules.statute import cite
 from services.completion.certificates import facts_of, short  # noqa: F401 (short: what the server may log of a token)
-from services.conduct.cases import CaseView, _load, _view
+from services.conduct.cases import CaseView, case_view_of, load_case
 from services.conduct.tally import original_contest, tally_state
 from services.documents.certificate import CertificateFacts
 from services.observers.links import CITATION
@@ -83,11 +83,11 @@ def record_view(services: Services, token: str) -> Lookup:
     if found.state is not LinkState.FOUND:
         return found
     with services.db.transaction() as session:
-        row = session.get(ObserverLink, found.link_id, with_for_update=True)
+        row = session.get_one(ObserverLink, found.link_id, with_for_update=True)  # found a moment ago
         row.views += 1
         row.last_viewed_at = now
         if row.view_audited_at is None or now - row.view_audited_at >= VIEW_AUDIT_INTERVAL:
-            case = session.get(RecountCase, row.case_id)
+            case = session.get_one(RecountCase, row.case_id)
             audit.append(session, actor=f"observer-link:{row.id}", action="observers.page_viewed",
                          entity="recount_case", entity_id=row.case_id,
                          after={"link": row.id, "views": row.views, "views_since_last_entry":
@@ -113,7 +113,7 @@ class TallyLine:
     expected: int
     choices: tuple[str, ...]
     running_totals: tuple[tuple[str, int], ...]  # the units counted so far, per choice
-    survey_totals: tuple[tuple[str, int], ...]  # the whole contest as the survey of returns had it
+    returns_totals: tuple[tuple[str, int], ...]  # the whole contest as the survey of returns had it
     units: tuple[UnitLine, ...]
     disagreements: tuple[tuple[str, str, tuple[tuple[str, int, int], ...]], ...]  # (unit, sheet, differences)
     reason: str
@@ -175,9 +175,9 @@ def _tally_line(session: Session, case: RecountCase, view: CaseView) -> TallyLin
         return None
     choices = summary.choices
     totals = {c: 0 for c in choices}
-    for sheet in state.counted.values():
+    for counted in state.counted.values():
         for c in choices:
-            totals[c] += int(sheet.counts.get(c, 0))
+            totals[c] += int(counted.counts.get(c, 0))
     disagreeing = {d.unit for d in summary.disagreements}
     units = []
     for unit in summary.units:
@@ -190,9 +190,9 @@ def _tally_line(session: Session, case: RecountCase, view: CaseView) -> TallyLin
             units.append(UnitLine(unit, "awaiting second entry", None))
         else:
             units.append(UnitLine(unit, "not yet entered", None))
-    survey = original_contest(session, case).totals
+    returns_totals = original_contest(session, case).totals
     return TallyLine(summary.method_label, summary.double_entry, summary.tallied, summary.expected, choices,
-                     tuple(totals.items()), tuple((c, int(survey.get(c, 0))) for c in choices), tuple(units),
+                     tuple(totals.items()), tuple((c, int(returns_totals.get(c, 0))) for c in choices), tuple(units),
                      tuple((d.unit, d.sheet_id, d.differences) for d in summary.disagreements), summary.reason,
                      summary.citation)
 
@@ -215,10 +215,10 @@ def observer_state(services: Services, token: str) -> tuple[Lookup, ObserverStat
     now = services.now()
     with services.db.read() as session:
         found, row = _find(session, token, now)
-        if found.state is not LinkState.FOUND:
+        if found.state is not LinkState.FOUND or row is None:  # FOUND comes with its row
             return found, None
-        case = _load(session, row.case_id)
-        view = _view(session, case)  # the card's own queries
+        case = load_case(session, row.case_id)
+        view = case_view_of(session, case)  # the card's own queries
         name = "automatic_recount_deadline" if view.kind == "automatic" else "requested_recount_deadline"
         deadline = view.deadline(name)
         certificates = tuple(CertificateLink(c.id, c.candidate, c.votes)
@@ -240,7 +240,7 @@ def certificate_for_observers(services: Services, token: str, certificate_id: in
     now = services.now()
     with services.db.read() as session:
         found, row = _find(session, token, now)
-        if found.state is not LinkState.FOUND:
+        if found.state is not LinkState.FOUND or row is None:  # FOUND comes with its row
             return found, None
         certificate = session.get(Certificate, certificate_id)
         if certificate is None or certificate.case_id != row.case_id:

@@ -5,15 +5,16 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from pydantic import ValidationError
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import mention
 from rules.statute import LEGAL_HOLIDAYS_CITATION
 from services.errors import Denied, UserError
 from services.office.office_settings import OfficeSettings
 from services.services import Services
+from services.wording import Person, words
 from storage import audit
 from storage.models import Membership, Role, Workspace
 
@@ -36,8 +37,8 @@ def ensure_workspace(session: Session, team_id: str, *, name: str = "", actor: s
                 workspace = Workspace(slack_team_id=team_id, name=name, settings=OfficeSettings().stored())
                 session.add(workspace)
                 session.flush()
-        except IntegrityError:
-            return session.scalar(select(Workspace).where(Workspace.slack_team_id == team_id))
+        except IntegrityError:  # the other request's workspace: it is there
+            return session.execute(select(Workspace).where(Workspace.slack_team_id == team_id)).scalar_one()
         audit.append(session, actor=actor, action="workspace.created", entity="workspace", entity_id=workspace.id,
                      after={"slack_team_id": team_id, "name": name}, workspace_id=workspace.id)
     return workspace
@@ -81,12 +82,14 @@ def bootstrap_official(services: Services, team_id: str, user_id: str, *, reason
         session.get(Workspace, workspace.id, with_for_update=True, populate_existing=True)
         if _official_count(session, workspace.id):
             return False
-        _set_role(session, workspace, user_id, Role.OFFICIAL, actor=user_id, note=reason)
+        assign_role(session, workspace, user_id, Role.OFFICIAL, actor=user_id, note=reason)
         return True
 
 
-def _set_role(session: Session, workspace: Workspace, user_id: str, role: Role | None, *, actor: str,
-              note: str = "") -> tuple[str | None, str | None]:
+def assign_role(session: Session, workspace: Workspace, user_id: str, role: Role | None, *, actor: str,
+                note: str = "") -> tuple[str | None, str | None]:
+    """The role change itself, audited, in the caller's transaction (who may make it is the caller's check):
+    (the role before, the role after)."""
     membership = session.scalar(select(Membership).where(
         Membership.workspace_id == workspace.id, Membership.slack_user_id == user_id))
     before = membership.role if membership else None
@@ -118,7 +121,7 @@ def set_role(services: Services, *, team_id: str, actor: str, actor_role: Role |
         if current == Role.OFFICIAL.value and role is not Role.OFFICIAL and _official_count(session, workspace.id) == 1:
             raise UserError("That would leave the office without a designated election official; "
                             "make someone else an official first.", field="role")
-        return _set_role(session, workspace, user_id, role, actor=actor)
+        return assign_role(session, workspace, user_id, role, actor=actor)
 
 
 def list_members(services: Services, team_id: str) -> list[tuple[str, Role]]:
@@ -138,7 +141,7 @@ def update_settings(services: Services, *, team_id: str, actor: str, actor_role:
         before = OfficeSettings.of(workspace.settings)
         try:
             after = OfficeSettings.model_validate({**before.stored(), **changes})
-        except Exception as exc:  # pydantic's ValidationError: name the setting and the allowed values
+        except ValidationError as exc:  # name the setting and the allowed values
             raise UserError(f"Not a valid setting: {exc.errors()[0]['loc'][0]}: {exc.errors()[0]['msg']}") from None
         workspace.settings = after.stored()
         audit.append(session, actor=actor, action="settings.updated", entity="workspace", entity_id=workspace.id,
@@ -196,11 +199,12 @@ def set_approver(services: Services, *, team_id: str, actor: str, actor_role: Ro
             Membership.workspace_id == workspace.id, Membership.slack_user_id == user_id))
         role = Role(membership.role) if membership else None
         if role is Role.OFFICIAL:
-            raise UserError(f"{mention(user_id)} is a designated election official and may always decide recount "
-                            "requests; nothing to delegate.", field="user")
+            raise UserError(words(Person(user_id), " is a designated election official and may always decide "
+                                  "recount requests; nothing to delegate."), field="user")
         if on and (role is None or not role.allows(Role.STAFF)):
-            raise UserError(f"{mention(user_id)} has {role.value if role else 'no role'}; an approver needs at least "
-                            f"the staff role (`/recount admin role {mention(user_id)} staff`).", field="user")
+            raise UserError(words(Person(user_id), f" has {role.value if role else 'no role'}; an approver needs at "
+                                  "least the staff role (`/recount admin role ", Person(user_id), " staff`)."),
+                            field="user")
         before = bool(membership.can_approve) if membership else False
         if membership is None or before == on:
             return before, before

@@ -9,11 +9,11 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import echo, esc, mention
 from rules.conflicts import CaseStep, Conflicted, StepCheck, check_step, conflicts_in
 from services.errors import Denied, UserError
 from services.office.access import ensure_workspace
 from services.services import Services
+from services.wording import Message, echoed, either_of, words
 from storage import audit
 from storage.models import (
     CandidateUser,
@@ -26,8 +26,6 @@ from storage.models import (
     RecountRequestRow,
     Role,
 )
-
-NAMED = 5
 
 
 def candidates_of(session: Session, contest_id: int) -> dict[str, str]:
@@ -62,24 +60,21 @@ def step_check(session: Session, case: RecountCase, actor: str) -> StepCheck:
                       candidates=candidates_of(session, case.contest_id), requester=requester_of(session, case))
 
 
-def instead(others: tuple[str, ...], *, what: str = "do it") -> str:
+def instead(others: tuple[str, ...], *, what: str = "do it") -> Message:
+    """Who may do a step a conflicted person may not: the other officials, named."""
     if not others:
         return (f"No other official in this office may {what} yet: make another person an official with "
                 "`/recount admin role @person official`.")
-    names = [mention(person) for person in others[:NAMED]]
-    more = len(others) - len(names)
-    listed = (f"{', '.join(names)} and {more} more" if more else
-              f"{', '.join(names[:-1])} or {names[-1]}" if len(names) > 1 else names[0])
-    return f"{listed} may {what} instead."
+    return words(either_of(others), f" may {what} instead.")
 
 
 def authorize_step(session: Session, case: RecountCase, actor: str, step: CaseStep) -> None:
     """Denied, naming who may instead, when `actor` is a candidate in the case's contest or its requester."""
     check = step_check(session, case, actor)
-    if check.allowed:
+    if check.conflict is None:  # allowed: StepCheck.allowed is "no conflict"
         return
-    raise Denied(f"You are {esc(check.conflict.describe())}: you may not {step.value} {esc(case.contest.name)}; "
-                 f"another official must (conflict of interest). {instead(check.others)}")
+    raise Denied(words(f"You are {check.conflict.describe()}: you may not {step.value} {case.contest.name}; "
+                       "another official must (conflict of interest). ", instead(check.others)))
 
 
 def check_case_step(services: Services, *, workspace_id: int, case_id: int, actor: str, step: CaseStep) -> None:
@@ -106,8 +101,8 @@ def _choices_named(session: Session, workspace_id: int, choice: str, contest: st
     found = [c for c in session.scalars(query) if c.name.casefold() == folded]
     if contest:
         wanted = contest.strip().casefold()
-        exact = [c for c in found if session.get(Contest, c.contest_id).name.casefold() == wanted]
-        found = exact or [c for c in found if wanted in session.get(Contest, c.contest_id).name.casefold()]
+        exact = [c for c in found if session.get_one(Contest, c.contest_id).name.casefold() == wanted]
+        found = exact or [c for c in found if wanted in session.get_one(Contest, c.contest_id).name.casefold()]
     return found
 
 
@@ -121,23 +116,23 @@ def record_candidate(services: Services, *, team_id: str, actor: str, actor_role
         workspace = ensure_workspace(session, team_id)
         found = _choices_named(session, workspace.id, choice, contest)
         if not found:
-            where = f" in a contest named “{echo(contest)}”" if contest else ""
-            raise UserError(f"No candidate “{echo(choice)}”{where} in this office's elections: give the name as "
+            where = f" in a contest named “{echoed(contest)}”" if contest else ""
+            raise UserError(f"No candidate “{echoed(choice)}”{where} in this office's elections: give the name as "
                             "on the survey of returns.", field="choice")
         contests = {c.contest_id for c in found}
         if len(contests) > 1:
-            names = ", ".join(f"“{esc(session.get(Contest, c).name)}”" for c in sorted(contests))
-            raise UserError(f"“{echo(choice)}” is a candidate in several contests ({names}): add the contest, like "
-                            f"`/recount admin candidate @person \"{esc(choice)}\" \"contest\"`.", field="contest")
+            names = ", ".join(f"“{session.get_one(Contest, c).name}”" for c in sorted(contests))
+            raise UserError(f"“{echoed(choice)}” is a candidate in several contests ({names}): add the contest, like "
+                            f"`/recount admin candidate @person \"{echoed(choice)}\" \"contest\"`.", field="contest")
         row = found[0]
-        contest_row = session.get(Contest, row.contest_id)
+        contest_row = session.get_one(Contest, row.contest_id)
         existing = session.scalar(select(CandidateUser).where(CandidateUser.contest_id == row.contest_id,
                                                               CandidateUser.slack_user_id == user_id))
         if existing is not None and existing.choice_id == row.id:
             return Candidacy(user_id, contest_row.name, row.name), False
         before = None
         if existing is not None:
-            before = {"choice": session.get(Choice, existing.choice_id).name}
+            before = {"choice": session.get_one(Choice, existing.choice_id).name}
             existing.choice_id, existing.recorded_by = row.id, actor
         else:
             session.add(CandidateUser(workspace_id=workspace.id, contest_id=row.contest_id, choice_id=row.id,
@@ -160,8 +155,8 @@ def remove_candidate(services: Services, *, team_id: str, actor: str, actor_role
                                                                 CandidateUser.slack_user_id == user_id)))
         for row in rows:
             audit.append(session, actor=actor, action="candidate.removed", entity="membership", entity_id=user_id,
-                         before={"contest": session.get(Contest, row.contest_id).name,
-                                 "choice": session.get(Choice, row.choice_id).name}, after=None,
+                         before={"contest": session.get_one(Contest, row.contest_id).name,
+                                 "choice": session.get_one(Choice, row.choice_id).name}, after=None,
                          workspace_id=workspace.id, at=services.now())
             session.delete(row)
         return len(rows)

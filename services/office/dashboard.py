@@ -94,9 +94,9 @@ def dashboard(services: Services, *, team_id: str, user_id: str | None = None) -
         for deadline in live_deadlines(session, workspace, now):
             if deadline.daily or deadline.due > today + HORIZON:
                 continue
-            case = by_case.get(deadline.case_id)
-            subject = (f"{case.contest.name} (case #{case.id})" if case
-                       else session.get(Election, deadline.election_id).name)
+            of_case = by_case.get(deadline.case_id) if deadline.case_id is not None else None
+            subject = (f"{of_case.contest.name} (case #{of_case.id})" if of_case
+                       else session.get_one(Election, deadline.election_id).name)
             deadlines.append(DeadlineItem(deadline.due, LABEL.get(deadline.name, deadline.name), deadline.citation,
                                           subject, deadline.case_id, (deadline.due - today).days))
         deadlines.sort(key=lambda d: (d.due, d.subject))

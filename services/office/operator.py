@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 
 from services.errors import UserError
-from services.office.access import _set_role, ensure_workspace
+from services.office.access import assign_role, ensure_workspace
 from services.services import Services
 from storage.models import Membership, Role, Workspace
 
@@ -56,5 +56,5 @@ def grant_role_from_console(services: Services, team_id: str, user_id: str, role
         if current == Role.OFFICIAL.value and role is not Role.OFFICIAL and officials == 1:
             raise UserError(f"{user_id} is the only designated election official of {team_id}; make someone else "
                             "an official first.", field="role")
-        before, after = _set_role(session, workspace, user_id, role, actor=actor, note="granted from the console")
+        before, after = assign_role(session, workspace, user_id, role, actor=actor, note="granted from the console")
         return Grant(team_id, user_id, before, after, workspace_created=not existed)

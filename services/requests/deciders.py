@@ -8,13 +8,12 @@ from __future__ import annotations
 from sqlalchemy import case, select
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import mention
 from rules.requests import DeciderCheck, DeciderStanding, check_decider
 from services.errors import Denied, UserError
 from services.office.conflicts import candidates_of
+from services.wording import Message, Words, either_of, words
 from storage.models import Membership, RecountRequestRow, Role
 
-NAMED = 5  # people named in a refusal; more are counted
 REASON_LIMIT = 2000
 OWN_REASON_FIELD = "own_reason"
 DELEGATE = "an official names an approver with `/recount admin approver @person on`"
@@ -42,21 +41,13 @@ def may_decide_request(session: Session, row: RecountRequestRow, actor: str) -> 
     return standing(session, row, actor).allowed
 
 
-def _instead(check: DeciderCheck) -> str:
+def _instead(check: DeciderCheck) -> Message:
     if not check.others:
         return f"No one else in this office may decide it yet: {DELEGATE}."
-    names = [mention(person) for person in check.others[:NAMED]]
-    more = len(check.others) - len(names)
-    if more:
-        listed = f"{', '.join(names)} and {more} more"
-    elif len(names) > 1:
-        listed = f"{', '.join(names[:-1])} or {names[-1]}"
-    else:
-        listed = names[0]
-    return f"{listed} may decide it instead."
+    return words(either_of(check.others), " may decide it instead.")
 
 
-def refusal(check: DeciderCheck) -> str:
+def refusal(check: DeciderCheck) -> Words:
     """What a person who may not decide is told: why, and who may decide instead."""
     why = {
         DeciderStanding.NOT_A_DECIDER: "Only a designated election official or a delegated approver may decide a "
@@ -67,7 +58,7 @@ def refusal(check: DeciderCheck) -> str:
         DeciderStanding.CANDIDATE: "You are a candidate in this contest: someone else must decide its recount "
                                    "request (conflict of interest).",
     }[check.standing]
-    return f"{why} {_instead(check)}"
+    return words(why, " ", _instead(check))
 
 
 def authorize(session: Session, row: RecountRequestRow, actor: str) -> DeciderCheck:

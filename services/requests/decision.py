@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import esc, mention
 from rules.calendar import DENVER
 from rules.deadlines import contest_filing_deadline, requested_recount_deadline
 from rules.requests import ONE_OFFICE_ONE_PERSON
@@ -24,9 +23,10 @@ from services.requests import deciders as request_deciders
 from services.requests.views import RequestView, as_view
 from services.returns.checking import notices_owed  # the (1) list, which (2)(b)(I) incorporates
 from services.services import Services
+from services.wording import Person, words
 from storage import audit, seals
 from storage.models import CaseDeadline, CaseKind, Notice, RecountCase, RecountRequestRow, RequestStatus
-from storage.repositories import latest_version
+from storage.repositories import latest_version, rows_updated
 
 NOTICE_BEFORE_COUNTING = cite("(2)(b)(I)")
 
@@ -43,8 +43,8 @@ def may_decide(session: Session, workspace_id: int, user_id: str) -> bool:
 
 def _already_decided(row: RecountRequestRow) -> AlreadyDecided:
     when = row.decided_at.astimezone(DENVER).strftime("%a %Y-%m-%d %H:%M %Z") if row.decided_at else "earlier"
-    return AlreadyDecided(f"This request was already {row.status} by {mention(row.decided_by)} ({when}); your "
-                          "decision was not recorded.")
+    return AlreadyDecided(words(f"This request was already {row.status} by ", Person(row.decided_by),
+                                f" ({when}); your decision was not recorded."))
 
 
 @dataclass(frozen=True)
@@ -74,9 +74,12 @@ def _open_requested_case(session: Session, row: RecountRequestRow, settings: Off
     contest = row.contest
     election = contest.election
     if session.scalar(select(RecountCase.id).where(RecountCase.contest_id == contest.id)) is not None:
-        raise UserError(f"A recount of {esc(contest.name)} already exists; this request cannot open a second.")
+        raise UserError(f"A recount of {contest.name} already exists; this request cannot open a second.")
+    version = latest_version(session, election.id)
+    if version is None:  # a request is entered only for a contest with returns (services.requests.entry)
+        raise UserError(f"{contest.name} has no returns; a recount needs a survey of returns.")
     case = RecountCase(workspace_id=row.workspace_id, contest_id=contest.id, kind=CaseKind.REQUESTED.value,
-                       opened_at=now, opened_by=actor, survey_version_id=latest_version(session, election.id).id,
+                       opened_at=now, opened_by=actor, survey_version_id=version.id,
                        multi_seat_rule=settings.multi_seat_rule.value, verdict=dict(row.evaluation))
     session.add(case)
     session.flush()
@@ -112,12 +115,12 @@ def decide_request(services: Services, *, team_id: str, request_id: int, actor: 
         reason = request_deciders.own_entry_reason(check, own_entry_reason)
         reading = f"{ONE_OFFICE_ONE_PERSON}: {reason}" if reason else None
         status = RequestStatus.APPROVED if approve else RequestStatus.REJECTED
-        won = session.execute(
-            update(RecountRequestRow)
-            .where(RecountRequestRow.id == request_id, RecountRequestRow.status == RequestStatus.PENDING.value)
-            .values(status=status.value, decided_by=actor, decided_at=now, decision_note=note.strip(),
-                    decision_reading=reading)
-            .execution_options(synchronize_session=False)).rowcount
+        won = rows_updated(session, update(RecountRequestRow)
+                           .where(RecountRequestRow.id == request_id,
+                                  RecountRequestRow.status == RequestStatus.PENDING.value)
+                           .values(status=status.value, decided_by=actor, decided_at=now, decision_note=note.strip(),
+                                   decision_reading=reading)
+                           .execution_options(synchronize_session=False))
         if won != 1:
             session.refresh(row)
             raise _already_decided(row)

@@ -13,7 +13,6 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import esc
 from rules.requests import PartyKind, RecountRequest, RequestOutcome, evaluate_request, party_kind_of
 from rules.serialize import to_jsonable
 from services.errors import NotFound, UserError
@@ -37,6 +36,7 @@ REFUSAL_FIELD = {
 class RequestRefused(UserError):
     def __init__(self, message: str, *, field: str, decision: dict) -> None:
         super().__init__(message, field=field)
+        self.refused_field = field  # always one: the field the core's reason is about
         self.decision = decision
 
 
@@ -54,7 +54,7 @@ class AlreadyEntered(UserError):
     submitted again): nothing is recorded twice. `request` is the one it recorded."""
 
     def __init__(self, request: RequestView) -> None:
-        super().__init__(f"Recount request #{request.id} ({esc(request.contest)}) was already recorded from this "
+        super().__init__(f"Recount request #{request.id} ({request.contest}) was already recorded from this "
                          "form; nothing was recorded twice.")
         self.request = request
 
@@ -103,10 +103,10 @@ def _field_for(decision: dict) -> str:
 def refusal_errors(refused: RequestRefused) -> dict[str, str]:
     """Every problem the core found, by the field it belongs on: the reason (the first problem, as the core
     words it) on its field, each further problem on its own (one field may collect several)."""
-    errors = {refused.field: refused.message}
+    errors = {refused.refused_field: refused.message}
     for problem in refused.decision.get("numbers", {}).get("problems", [])[1:]:
         field = _problem_field(problem["outcome"], problem.get("problem", ""))
-        text = esc(problem.get("problem", ""))
+        text = problem.get("problem", "")
         text = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
         errors[field] = f"{errors[field]} {text}" if field in errors else text
     return errors
@@ -165,7 +165,7 @@ def _submit(services: Services, *, team_id: str, actor: str, settings: OfficeSet
         version = latest_version(session, election.id)
         found = rules_contests(session, version, [stored.id]) if version else []
         if not found:
-            raise UserError(f"{esc(stored.name)} has no returns yet; a recount needs a survey of returns.",
+            raise UserError(f"{stored.name} has no returns yet; a recount needs a survey of returns.",
                             field="contest")
         contest = found[0][1]
         decision = evaluate_request(
@@ -176,10 +176,10 @@ def _submit(services: Services, *, team_id: str, actor: str, settings: OfficeSet
             calendar=settings.calendar)
         evaluation = to_jsonable(decision)
         if decision.outcome != RequestOutcome.ACCEPTED.value:
-            raise RequestRefused(esc(decision.reason), field=_field_for(evaluation), decision=evaluation)
+            raise RequestRefused(decision.reason, field=_field_for(evaluation), decision=evaluation)
         existing = session.scalar(select(RecountCase).where(RecountCase.contest_id == stored.id))
         if existing is not None:
-            raise UserError(f"A recount of {esc(stored.name)} is already under way (case #{existing.id}).",
+            raise UserError(f"A recount of {stored.name} is already under way (case #{existing.id}).",
                             field="contest")
         row = RecountRequestRow(
             workspace_id=workspace.id, contest_id=stored.id, requester_name=data.requester_name.strip(),

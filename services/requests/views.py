@@ -26,7 +26,7 @@ from services.returns.versions import rules_contests
 from services.services import Services
 from storage import audit
 from storage.models import Contest, RecountCase, RecountRequestRow, RequestStatus
-from storage.repositories import latest_election_day, latest_version
+from storage.repositories import latest_election_day, latest_version, rows_updated
 
 
 @dataclass(frozen=True)
@@ -156,9 +156,9 @@ def claim_request_card(services: Services, request_id: int) -> bool:
             return False
         condition = (RecountRequestRow.card_ts.is_(None) if card_ts is None
                      else RecountRequestRow.card_ts == card_ts)
-        won = session.execute(
-            update(RecountRequestRow).where(RecountRequestRow.id == request_id, condition)
-            .values(card_ts=f"{CARD_CLAIM}{now.timestamp():.0f}").execution_options(synchronize_session=False)).rowcount
+        won = rows_updated(session, update(RecountRequestRow).where(RecountRequestRow.id == request_id, condition)
+                           .values(card_ts=f"{CARD_CLAIM}{now.timestamp():.0f}")
+                           .execution_options(synchronize_session=False))
         return won == 1
 
 
@@ -172,7 +172,7 @@ def release_request_card(services: Services, request_id: int) -> None:
 
 def set_request_card(services: Services, request_id: int, *, channel_id: str, ts: str, actor: str) -> None:
     with services.db.transaction() as session:
-        row = session.get(RecountRequestRow, request_id)
+        row = session.get_one(RecountRequestRow, request_id)
         row.channel_id, row.card_ts = channel_id, ts
         audit.append(session, actor=actor, action="request.card_posted", entity="recount_request", entity_id=row.id,
                      after={"channel_id": channel_id, "card_ts": ts}, workspace_id=row.workspace_id,

@@ -6,7 +6,6 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
-from handlers.slack_text import esc
 from rules.deadlines import requested_recount_deadline
 from services.errors import NotFound, UserError
 from services.office.access import ensure_workspace
@@ -53,7 +52,7 @@ def set_canvass_date(services: Services, *, team_id: str, canvass_date: dt.date,
             day = latest_election_day(session, workspace.id)
             if len(day) > 1:  # each district's canvass board certifies its own election, perhaps on another day
                 names = "; ".join(f"{e.name} ({e.local_government.name})" for e in day[:8])
-                raise UserError(f"{len(day)} elections were held on {day[0].election_date:%Y-%m-%d} ({esc(names)}"
+                raise UserError(f"{len(day)} elections were held on {day[0].election_date:%Y-%m-%d} ({names}"
                                 f"{'; …' if len(day) > 8 else ''}); each canvass board certifies its own, perhaps on "
                                 "another day. Type `/recount canvass` without a date and choose the election in the "
                                 "form.", field="canvass_date")

@@ -9,7 +9,6 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import echo, esc
 from rules.contest import ContestKind, Undecided
 from rules.deadlines import automatic_recount_deadline, contest_filing_deadline
 from rules.margin import MarginDecision
@@ -21,6 +20,7 @@ from services.office.access import ensure_workspace
 from services.office.office_settings import OfficeSettings
 from services.returns.versions import rules_contests
 from services.services import Services
+from services.wording import echoed
 from storage import audit
 from storage.models import (
     CaseDeadline,
@@ -71,7 +71,7 @@ def _latest_day(session: Session, workspace_id: int) -> list[tuple[Election, Sur
                        "`recount-bot import FILE --election-date YYYY-MM-DD --name NAME`.")
     found = [(e, v) for e in elections if (v := latest_version(session, e.id)) is not None]
     if not found:
-        raise NotFound(f"{esc(elections[0].name)} has no survey of returns yet. Enter it with `/recount returns`.")
+        raise NotFound(f"{elections[0].name} has no survey of returns yet. Enter it with `/recount returns`.")
     return found
 
 
@@ -106,8 +106,8 @@ def _open_automatic_case(session: Session, *, workspace_id: int, election: Elect
                 verdict=to_jsonable(decision))
             session.add(case)
             session.flush()
-    except IntegrityError:
-        return session.scalar(select(RecountCase.id).where(RecountCase.contest_id == contest.id)), False
+    except IntegrityError:  # the concurrent check's case: it is there
+        return session.execute(select(RecountCase.id).where(RecountCase.contest_id == contest.id)).scalar_one(), False
 
     completion = automatic_recount_deadline(election.election_date, rollover=settings.completion_rollover,
                                             calendar=settings.calendar)
@@ -141,12 +141,12 @@ def check(services: Services, *, team_id: str, actor: str, settings: OfficeSetti
         if contest_name:
             found = [(e, v, c) for e, v in day if (c := find_contest(session, e.id, contest_name)) is not None]
             if not found:
-                names = ", ".join(esc(c.name) for _, v in day for c, _ in rules_contests(session, v))
+                names = ", ".join(c.name for _, v in day for c, _ in rules_contests(session, v))
                 names = ", ".join(names.split(", ")[:8])
-                raise NotFound(f"No contest called “{echo(contest_name)}” in {esc(_joined([e.name for e, _ in day]))}. "
+                raise NotFound(f"No contest called “{echoed(contest_name)}” in {_joined([e.name for e, _ in day])}. "
                                f"Contests: {names}.")
-            election, version, contest = found[0]
-            day, wanted = [(election, version)], [contest.id]
+            election, version, named = found[0]
+            day, wanted = [(election, version)], [named.id]
         verdicts, undecided = [], []
         for election, version in day:
             checked, undecided_here = [], []
@@ -172,7 +172,7 @@ def check(services: Services, *, team_id: str, actor: str, settings: OfficeSetti
                                 "undecided": [u.contest for u in undecided_here],
                                 "rule": settings.multi_seat_rule.value}, workspace_id=workspace.id, at=now)
         if wanted and not verdicts and not undecided:
-            raise NotFound(f"{echo(contest_name)} has no returns in version {day[0][1].number} yet.")
+            raise NotFound(f"{echoed(contest_name)} has no returns in version {day[0][1].number} yet.")
         verdicts.sort(key=lambda v: v.decision.closeness)
         return CheckOutcome(_joined([e.name for e, _ in day]), day[0][0].election_date,
                             _joined([e.local_government.name for e, _ in day]), max(v.number for _, v in day),

@@ -24,7 +24,6 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import esc
 from rules.contest import WHOLE_CONTEST, ContestKind
 from rules.contest import Contest as RulesContest
 from rules.corrections import CITATION as CORRECTION_CITATION
@@ -40,7 +39,6 @@ from services.returns.forms import (
     Target,
     choice_field,
     contest_counts,
-    who,
 )
 from services.returns.versions import (
     CountKey,
@@ -52,6 +50,7 @@ from services.returns.versions import (
     write_version,
 )
 from services.services import Services
+from services.wording import Person, words
 from storage import audit
 from storage.models import Contest, Election, LocalGovernment, RecountCase, SurveyVersion
 from storage.repositories import choices_of, contests_of, latest_version
@@ -98,12 +97,12 @@ def parse_counts(raw: Sequence[str | int | None], choices: Sequence[str]) -> lis
         if isinstance(value, int) and not isinstance(value, bool):
             votes, problem = value, ("This count must not be negative." if value < 0 else None)
         elif value is None or not str(value).strip():
-            votes, problem = 0, f"Enter the votes for {esc(choice)} (0 if none)."
+            votes, problem = 0, f"Enter the votes for {choice} (0 if none)."
         else:
             try:
                 votes, problem = parse_count(str(value))[0], None
             except CountError as exc:
-                votes, problem = 0, f"This count {esc(str(exc))}."
+                votes, problem = 0, f"This count {exc}."
         if problem:
             errors[choice_field(index)] = problem
         out.append(votes)
@@ -113,8 +112,8 @@ def parse_counts(raw: Sequence[str | int | None], choices: Sequence[str]) -> lis
 
 
 def stale(version: SurveyVersion) -> UserError:
-    return UserError(f"The returns changed since you opened this form (version {version.number} by "
-                     f"{who(version.created_by)}); reopen it with `/recount returns` to see them.")
+    return UserError(words(f"The returns changed since you opened this form (version {version.number} by ",
+                           Person(version.created_by), "); reopen it with `/recount returns` to see them."))
 
 
 def record_entry(services: Services, *, team_id: str, actor: str, entry: Entry,
@@ -156,18 +155,19 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
         # SQLite's BEGIN IMMEDIATE already serialises writers.
         session.execute(select(Election.id).where(Election.id == election.id).with_for_update())
     else:
-        new = target.new_election
+        new = target.required_new_election()
         same = session.scalar(select(Election).join(LocalGovernment).where(
             LocalGovernment.workspace_id == workspace.id, Election.election_date == new.election_date,
             func.lower(Election.name) == new.name.lower()))
         if same is not None:
-            raise UserError(f"{esc(same.name)} on {new.election_date.isoformat()} was created since you opened this "
+            raise UserError(f"{same.name} on {new.election_date.isoformat()} was created since you opened this "
                             "form; reopen it with `/recount returns` and choose it.")
         government = find_or_create_government(session, workspace.id, new.local_government, new.governing_body,
                                                actor)
         election = find_or_create_election(session, government, new.name, new.election_date, actor, services.now())
     previous = latest_version(session, election.id)
-    if (previous.number if previous else 0) != entry.based_on:
+    based_on = previous.number if previous else 0
+    if based_on != entry.based_on:
         raise stale(previous) if previous else UserError("The returns this form was built on are gone; reopen it.")
 
     if target.contest_id is not None:
@@ -176,16 +176,16 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
             raise UserError("That contest is not in this election any more; reopen the form.")
         stored = choices_of(session, [contest.id])[contest.id]
         if tuple(c.id for c in stored) != tuple(entry.choice_ids):
-            raise UserError(f"The choices of {esc(contest.name)} changed since you opened this form; reopen it.")
+            raise UserError(f"The choices of {contest.name} changed since you opened this form; reopen it.")
         choices = tuple(c.name for c in stored)
         choice_ids = dict(zip(choices, entry.choice_ids))
         rules_kind = ContestKind(contest.kind)
     else:
-        new_contest = target.new_contest
+        new_contest = target.required_new_contest()
         clash = next((c for c in contests_of(session, election.id)
                       if c.name.casefold() == new_contest.name.casefold()), None)
         if clash is not None:
-            raise UserError(f"{esc(clash.name)} was created in {esc(election.name)} since you opened this form; "
+            raise UserError(f"{clash.name} was created in {election.name} since you opened this form; "
                             "reopen it "
                             "with `/recount returns` and choose it.")
         contest, choice_ids = None, {}
@@ -209,7 +209,7 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
                         f"({CORRECTION_CITATION}); ask one to make this correction.")
     if correction and not reason:
         errors["reason"] = (f"A correction needs its reason: the finding it rests on ({CORRECTION_CITATION}). "
-                            f"Version {previous.number} stays on the record.")
+                            f"Version {based_on} stays on the record.")
     if errors:
         raise FormErrors(errors)
 
@@ -225,7 +225,7 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
                              votes_by_unit={**before_by_name, entry.unit: new_unit})
     changes = tuple(diff_contests(old_rules, new_rules))
     if correction and not changes:
-        raise FormErrors({choice_field(0): f"These are the returns already recorded (version {previous.number}); "
+        raise FormErrors({choice_field(0): f"These are the returns already recorded (version {based_on}); "
                                            "change a count, or cancel."})
 
     if contest is None:
@@ -255,6 +255,6 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
     case_id = session.scalar(select(RecountCase.id).where(RecountCase.contest_id == contest.id))
     return EntryResult(
         election_name=election.name, contest_id=contest.id, contest_name=contest.name, unit=entry.unit,
-        version=version.number, supersedes=previous.number if correction else None, correction=correction,
+        version=version.number, supersedes=based_on if correction else None, correction=correction,
         reason=reason, evidence=evidence, choices=choices, before=old_unit,
         after=new_unit, changes=changes, citation=CORRECTION_CITATION if correction else None, case_id=case_id)

@@ -5,12 +5,11 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Mapping, NamedTuple
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import echo, esc, mention
 from rules.contest import WHOLE_CONTEST, ContestKind
 from rules.corrections import one_line
 from rules.returns.numbers import CountError, parse_count
@@ -21,6 +20,7 @@ from services.returns.versions import (
     require_election,
 )
 from services.services import Services
+from services.wording import echoed
 from storage.models import Contest, Election, LocalGovernment, SurveyVersion
 from storage.repositories import (
     choices_of,
@@ -38,7 +38,6 @@ REASON_LIMIT = 1000
 MAX_CHOICES = 90  # one number input each, within a modal's 100 blocks
 NEW = "new"
 KIND_LABEL = {ContestKind.CANDIDATE.value: "candidate race", ContestKind.QUESTION.value: "ballot issue or question"}
-SLACK_USER = re.compile(r"^[UW][A-Z0-9]{2,}$")
 
 
 class FormErrors(UserError):
@@ -52,13 +51,6 @@ class FormErrors(UserError):
 
 def choice_field(index: int) -> str:
     return f"choice:{index}"
-
-
-def who(actor: str | None) -> str:
-    """A Slack user as a mention; anyone else (the CLI's user name) as written."""
-    if not actor:
-        return "someone"
-    return mention(actor) if SLACK_USER.match(actor) else esc(actor)
 
 
 def _unit_sort_key(unit: str) -> tuple:
@@ -103,7 +95,8 @@ def pick_form(services: Services, *, team_id: str, election_id: int | None | str
         if election_id == "latest":
             selected = elections[0].id if elections else None
         else:
-            selected = election_id if any(e.id == election_id for e in elections) else None
+            selected = election_id if isinstance(election_id, int) and any(e.id == election_id for e in elections) \
+                else None
         contests = tuple(ContestChoice(c.id, c.name) for c in contests_of(session, selected)) if selected else ()
         return PickForm(
             elections=tuple(ElectionChoice(e.id, e.name, e.election_date, e.local_government.name) for e in elections),
@@ -135,8 +128,22 @@ class Target:
     contest_id: int | None = None
     new_contest: NewContest | None = None
 
+    def required_new_election(self) -> NewElection:
+        """The new election of a target that names no stored one (resolve_target makes one or the other)."""
+        if self.new_election is None:
+            raise ValueError("a target names a stored election or a new one")
+        return self.new_election
 
-def _name(raw: str | None, field: str, what: str, errors: dict[str, str]) -> str:
+    def required_new_contest(self) -> NewContest:
+        """The new contest of a target that names no stored one."""
+        if self.new_contest is None:
+            raise ValueError("a target names a stored contest or a new one")
+        return self.new_contest
+
+
+def form_name(raw: str | None, field: str, what: str, errors: dict[str, str]) -> str:
+    """A name typed into a returns form (election, government, body, contest) on one line; what is wrong with it
+    goes into `errors` under `field`, for the form to show with the others."""
     text = one_line(raw or "")
     if not text:
         errors[field] = f"Enter the {what}."
@@ -149,7 +156,7 @@ def _seats(raw: str | None, errors: dict[str, str]) -> int:
     try:
         seats, _ = parse_count(str(raw or ""))
     except CountError as exc:
-        errors["seats"] = f"The number of seats {esc(str(exc))}."
+        errors["seats"] = f"The number of seats {exc}."
         return 1
     if seats < 1:
         errors["seats"] = "A contest fills at least 1 seat."
@@ -164,10 +171,10 @@ def _choices(raw: str | None, errors: dict[str, str]) -> tuple[str, ...]:
     seen: dict[str, str] = {}
     for name in names:
         if len(name) > NAME_LIMIT:
-            errors["choices"] = f"“{echo(name, 40)}” is longer than {NAME_LIMIT} characters."
+            errors["choices"] = f"“{echoed(name, 40)}” is longer than {NAME_LIMIT} characters."
             return ()
         if name.casefold() in seen:
-            errors["choices"] = f"“{echo(name)}” is listed twice; each choice once, one per line."
+            errors["choices"] = f"“{echoed(name)}” is listed twice; each choice once, one per line."
             return ()
         seen[name.casefold()] = name
     if not names:
@@ -196,23 +203,24 @@ def resolve_target(
         known = {e.id: e for e in elections_of(session, workspace.id)}
         stored_election: Election | None = None
         new_election: NewElection | None = None
-        if election in (None, "", NEW):
-            name = _name(election_name, "election_name", "election's name", errors)
+        new_election_chosen = not election or election == NEW
+        if not election or election == NEW:
+            name = form_name(election_name, "election_name", "election's name", errors)
             date = None
             try:
                 date = dt.date.fromisoformat(election_date or "")
             except ValueError:
                 errors["election_date"] = "Choose the election day." if not election_date else \
-                    f"“{echo(election_date)}” is not a date."
+                    f"“{echoed(election_date)}” is not a date."
             if date is not None and date > today:
                 errors["election_date"] = "That day has not come yet; returns are entered after the election."
-            government = _name(local_government, "local_government", "local government's name", errors)
-            body = _name(governing_body, "governing_body", "governing body (it receives the notices)", errors)
+            government = form_name(local_government, "local_government", "local government's name", errors)
+            body = form_name(governing_body, "governing_body", "governing body (it receives the notices)", errors)
             if name and date is not None and not errors.get("election_name"):
                 clash = next((e for e in known.values()
                               if e.name.casefold() == name.casefold() and e.election_date == date), None)
                 if clash is not None:
-                    errors["election_name"] = (f"{esc(clash.name)} on {date.isoformat()} already exists; choose "
+                    errors["election_name"] = (f"{clash.name} on {date.isoformat()} already exists; choose "
                                                "it in the list of elections.")
             if date is not None:
                 new_election = NewElection(name, date, government, body)
@@ -223,27 +231,27 @@ def resolve_target(
 
         stored_contest: Contest | None = None
         new_contest: NewContest | None = None
-        if election in (None, "", NEW) or contest in (None, "", NEW):
-            if contest in (None, "") and stored_election is not None and contests_of(session, stored_election.id):
+        if new_election_chosen or not contest or contest == NEW:
+            if not contest and stored_election is not None and contests_of(session, stored_election.id):
                 errors["contest"] = "Choose a contest, or “New contest…”."
             else:
-                name = _name(contest_name, "contest_name", "contest's name", errors)
+                name = form_name(contest_name, "contest_name", "contest's name", errors)
                 if kind not in KIND_LABEL:
                     errors["kind"] = "Choose a candidate race or a ballot issue or question."
                 count = _seats(seats, errors)
                 names = _choices(choices, errors)
                 if stored_election is not None and name:
-                    clash = next((c for c in contests_of(session, stored_election.id)
-                                  if c.name.casefold() == name.casefold()), None)
-                    if clash is not None:
-                        errors["contest_name"] = f"{esc(clash.name)} is already a contest of " \
-                                                 f"{esc(stored_election.name)}; " \
+                    same = next((c for c in contests_of(session, stored_election.id)
+                                 if c.name.casefold() == name.casefold()), None)
+                    if same is not None:
+                        errors["contest_name"] = f"{same.name} is already a contest of " \
+                                                 f"{stored_election.name}; " \
                                                  "choose it in the list of contests."
                 new_contest = NewContest(name, kind or "", count, names)
         elif stored_election is not None:
             stored_contest = session.get(Contest, int(contest)) if contest.isdigit() else None
             if stored_contest is None or stored_contest.election_id != stored_election.id:
-                errors["contest"] = f"Choose a contest of {esc(stored_election.name)}."
+                errors["contest"] = f"Choose a contest of {stored_election.name}."
         if errors:
             raise FormErrors(errors)
         return Target(election_id=stored_election.id if stored_election else None, new_election=new_election,
@@ -251,6 +259,14 @@ def resolve_target(
 
 
 # ------------------------------------------------------------------ step 2: the counts
+class _Stamp(NamedTuple):
+    """The latest version an entry form is built on: its number (0: none yet), by whom, when."""
+
+    version: int
+    version_by: str | None
+    version_at: dt.datetime | None
+
+
 @dataclass(frozen=True)
 class EntryForm:
     """What the second step shows, and what its submission must still find to be accepted."""
@@ -281,7 +297,7 @@ class EntryForm:
 
 
 def _too_many_choices(name: str, count: int) -> UserError:
-    return UserError(f"{esc(name)} has {count} choices; this form holds at most {MAX_CHOICES}. Import its returns "
+    return UserError(f"{name} has {count} choices; this form holds at most {MAX_CHOICES}. Import its returns "
                      "from a file instead (`recount-bot import`).", field="contest")
 
 
@@ -293,21 +309,21 @@ def entry_form(services: Services, *, team_id: str, target: Target, unit: str | 
         workspace = ensure_workspace(session, team_id)
         election = require_election(session, workspace.id, target.election_id) if target.election_id else None
         previous = latest_version(session, election.id) if election else None
-        stamp = dict(version=previous.number if previous else 0, version_by=previous.created_by if previous else None,
-                     version_at=previous.created_at if previous else None)
+        stamp = (_Stamp(previous.number, previous.created_by, previous.created_at) if previous
+                 else _Stamp(0, None, None))
         if election is None:
             new = target.new_election
             if new is None or target.new_contest is None:
                 raise ValueError("a target without a stored election names a new election and a new contest")
             return EntryForm(target, new.name, new.election_date, target.new_contest.name, target.new_contest.kind,
                              target.new_contest.seats, target.new_contest.choices, (), (), WHOLE_CONTEST, None,
-                             **stamp)
+                             *stamp)
         if target.contest_id is None:
-            contest = target.new_contest
-            if contest is None:
+            new_contest = target.new_contest
+            if new_contest is None:
                 raise ValueError("a target names a stored contest or a new one")
-            return EntryForm(target, election.name, election.election_date, contest.name, contest.kind,
-                             contest.seats, contest.choices, (), (), WHOLE_CONTEST, None, **stamp)
+            return EntryForm(target, election.name, election.election_date, new_contest.name, new_contest.kind,
+                             new_contest.seats, new_contest.choices, (), (), WHOLE_CONTEST, None, *stamp)
         contest = session.get(Contest, target.contest_id)
         if contest is None or contest.election_id != election.id:
             raise UserError("That contest is not in this election any more; start again.", field="contest")
@@ -323,7 +339,7 @@ def entry_form(services: Services, *, team_id: str, target: Target, unit: str | 
         current = {names[cid]: votes for cid, votes in by_unit[chosen].items()} if units else None
         return EntryForm(target, election.name, election.election_date, contest.name, contest.kind, contest.seats,
                          tuple(c.name for c in choices), tuple(c.id for c in choices), units, chosen, current,
-                         **stamp)
+                         *stamp)
 
 
 def form_for_command(services: Services, *, team_id: str, contest_name: str | None

@@ -25,7 +25,6 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from handlers.slack_text import echo, esc
 from rules.contest import Returns
 from rules.corrections import CITATION as CORRECTION_CITATION
 from rules.corrections import one_line
@@ -34,9 +33,10 @@ from rules.returns import ElectionKind, Problem, ReturnsError, parse_returns, re
 from rules.verdicts import Verdicts, decide_returns
 from services.errors import UserError
 from services.office.access import ensure_workspace
-from services.returns.forms import NAME_LIMIT, NEW, FormErrors, NewElection
+from services.returns.forms import NEW, FormErrors, NewElection, form_name
 from services.returns.versions import ImportResult, import_returns, require_election, rules_contests
 from services.services import Services
+from services.wording import Person, echoed, words
 from storage.models import Contest, Election, LocalGovernment, RecountCase, SurveyVersion
 from storage.repositories import elections_of, latest_version
 
@@ -52,6 +52,12 @@ class UploadTarget:
 
     election_id: int | None = None
     new_election: NewElection | None = None
+
+    def required_new_election(self) -> NewElection:
+        """The new election of a target that names no stored one (resolve_target makes one or the other)."""
+        if self.new_election is None:
+            raise ValueError("an upload target names a stored election or a new one")
+        return self.new_election
 
 
 @dataclass(frozen=True)
@@ -69,15 +75,6 @@ class Reading:
         return {"seats": dict(self.seats) or None, "election_kind": self.election_kind, "file_name": file_name}
 
 
-def _name(raw: str | None, key: str, what: str, errors: dict[str, str]) -> str:
-    text = one_line(raw or "")
-    if not text:
-        errors[key] = f"Enter the {what}."
-    elif len(text) > NAME_LIMIT:
-        errors[key] = f"At most {NAME_LIMIT} characters (this is {len(text):,})."
-    return text
-
-
 def parse_reading(kind: str | None, seats: str | None) -> Reading:
     """The optional reading fields; FormErrors (election_kind, seats) when they cannot be used."""
     errors: dict[str, str] = {}
@@ -92,7 +89,7 @@ def parse_reading(kind: str | None, seats: str | None) -> Reading:
             continue
         name, sep, number = line.rpartition("=")
         if not sep or not name.strip() or not number.strip().isdigit() or int(number) < 1:
-            errors["seats"] = (f"“{echo(line, 60)}” is not CONTEST=N: one contest per line, its name as in the file, "
+            errors["seats"] = (f"“{echoed(line, 60)}” is not CONTEST=N: one contest per line, its name as in the file, "
                                "= and the number of seats (at least 1).")
             break
         parsed[name.strip()] = int(number)
@@ -111,30 +108,30 @@ def resolve_target(services: Services, *, team_id: str, election: str | None, el
     with services.db.read() as session:
         workspace = ensure_workspace(session, team_id)
         known = {e.id: e for e in elections_of(session, workspace.id)}
-        if election not in (None, "", NEW):
+        if election and election != NEW:
             if not election.isdigit() or int(election) not in known:
                 raise FormErrors({"election": "That election is not one of this office's; choose another."})
             return UploadTarget(election_id=int(election))
         if election is None and known:
             raise FormErrors({"election": "Choose an election, or “New election…”."})
-        name = _name(election_name, "election_name", "election's name", errors)
+        name = form_name(election_name, "election_name", "election's name", errors)
         date = None
         try:
             date = dt.date.fromisoformat(election_date or "")
         except ValueError:
-            errors["election_date"] = f"“{echo(election_date)}” is not a date." if election_date else \
+            errors["election_date"] = f"“{echoed(election_date)}” is not a date." if election_date else \
                 "Choose the election day."
         if date is not None and date > services.today():
             errors["election_date"] = "That day has not come yet; returns are entered after the election."
-        government = _name(local_government, "local_government", "local government's name", errors)
-        body = _name(governing_body, "governing_body", "governing body (it receives the notices)", errors)
+        government = form_name(local_government, "local_government", "local government's name", errors)
+        body = form_name(governing_body, "governing_body", "governing body (it receives the notices)", errors)
         if name and date is not None and "election_name" not in errors:
             clash = next((e for e in known.values()
                           if e.name.casefold() == name.casefold() and e.election_date == date), None)
             if clash is not None:
-                errors["election_name"] = (f"{esc(clash.name)} on {date.isoformat()} already exists; choose it in "
+                errors["election_name"] = (f"{clash.name} on {date.isoformat()} already exists; choose it in "
                                            "the list of elections.")
-        if errors:
+        if errors or date is None:  # no date is one of the errors
             raise FormErrors(errors)
         return UploadTarget(new_election=NewElection(name, date, government, body))
 
@@ -198,7 +195,7 @@ def _same(parsed: Mapping, stored: Mapping) -> bool:
 def _election_of(session: Session, workspace_id: int, target: UploadTarget) -> Election | None:
     if target.election_id is not None:
         return require_election(session, workspace_id, target.election_id)
-    new = target.new_election
+    new = target.required_new_election()
     return session.scalar(select(Election).join(LocalGovernment).where(
         LocalGovernment.workspace_id == workspace_id, Election.election_date == new.election_date,
         func.lower(Election.name) == new.name.lower(),
@@ -219,7 +216,7 @@ def preview(services: Services, *, team_id: str, target: UploadTarget, file_name
         if election is not None:
             name, date, government = election.name, election.election_date, election.local_government.name
         else:
-            new = target.new_election
+            new = target.required_new_election()
             name, date, government = new.name, new.election_date, new.local_government
     in_file = {c.name for c in returns.contests}
     changed = tuple(c.name for c in returns.contests
@@ -253,9 +250,9 @@ class Saved:
 
 
 def stale(version: SurveyVersion) -> UserError:
-    return UserError(f"Survey version {version.number} was recorded since this preview (by "
-                     f"{esc(version.created_by)}); "
-                     "attach the file again to see it against the latest returns. Nothing was saved.")
+    return UserError(words(f"Survey version {version.number} was recorded since this preview (by ",
+                           Person(version.created_by), "); attach the file again to see it against the latest "
+                           "returns. Nothing was saved."))
 
 
 def check_before_saving(services: Services, *, team_id: str, target: UploadTarget, based_on: int,
@@ -310,14 +307,14 @@ def _save(session: Session, services: Services, *, team_id: str, actor: str, may
     previous = latest_version(session, election.id) if election is not None else None
     number = previous.number if previous else 0
 
-    def unchanged(already: bool) -> Saved:
+    def unchanged(election: Election, already: bool) -> Saved:
         return Saved(election.id, election.name, election.election_date, number, False, already,
                      len(returns.contests), (), (), file_name, returns.source_format, sha256, verdicts,
                      returns.notes, ())
 
     if number != based_on:
-        if previous is not None and previous.source_sha256 == sha256:
-            return unchanged(already=True)
+        if election is not None and previous is not None and previous.source_sha256 == sha256:
+            return unchanged(election, already=True)
         if previous is None:
             raise UserError("The returns this preview was built on are gone; attach the file again.")
         raise stale(previous)
@@ -326,22 +323,21 @@ def _save(session: Session, services: Services, *, team_id: str, actor: str, may
                                                                                     recorded[c.name])]
     if changed and not may_correct:
         raise UserError(f"This file changes returns already recorded in version {number} "
-                        f"({', '.join(esc(c) for c in changed)}): "
+                        f"({', '.join(changed)}): "
                         f"a correction of the survey of returns, which only a designated election official may make "
                         f"({CORRECTION_CITATION}). Ask one to save it. Nothing was saved.")
     if election is not None:
         name, date, government, body = (election.name, election.election_date, election.local_government.name,
                                         None)
     else:
-        new = target.new_election
+        new = target.required_new_election()
         name, date, government, body = new.name, new.election_date, new.local_government, new.governing_body
     result: ImportResult = import_returns(
         services, team_id=team_id, returns=returns, election_name=name, election_date=date,
         local_government=government, governing_body=body, source_name=file_name, source_bytes=data, actor=actor)
+    stored = session.get_one(Election, result.election_id)  # import_returns found or made it
     if not result.new_version:
-        election = session.get(Election, result.election_id)
-        return unchanged(already=False)
-    stored = session.get(Election, result.election_id)
+        return unchanged(stored, already=False)
     case_ids = tuple(session.scalars(
         select(RecountCase.id).join(Contest, Contest.id == RecountCase.contest_id)
         .where(Contest.election_id == stored.id, Contest.name.in_(changed)).order_by(RecountCase.id))) \

@@ -165,3 +165,19 @@ def test_the_law_is_checked_and_said_with_the_readings(database) -> None:
     assert_refused(run_import(url, EXAMPLE, "--law", "1306", *PLACE), 2, "--law", "'1306'", "1-13.5-1306",
                    "31-10-1207", "1-10.5")
     assert count(db, SurveyVersion) == 1
+
+
+def test_a_refusal_names_what_was_typed_with_its_terminal_escapes_shown_not_obeyed(database) -> None:
+    # Two local governments whose names carry what a terminal obeys (a title-setting escape, a right-to-left
+    # override) and what Slack would read (`<!channel> &`): the refusal that lists them reaches the terminal
+    # as the plain words the use case said, escapes visible, nothing of Slack's escaping.
+    url, _ = database
+    names = ("Pine \x1b]0;owned\x07 <!channel> & Co", "Aspen \u202eseY\u202c District")
+    for name in names:
+        result = run_import(url, EXAMPLE, "--team", "T0OFFICE1", "--local-government", name)
+        assert result.returncode == 0, result.stderr
+    stderr = assert_refused(run_import(url, EXAMPLE, "--team", "T0OFFICE1"), 2,
+                            "recount-bot import: This office serves several local governments; name one with "
+                            "--local-government", "Pine \\x1b]0;owned\\x07 <!channel> & Co",
+                            "Aspen \\u202eseY\\u202c District", "Nothing was imported.")
+    assert "\x1b" not in stderr and "\x07" not in stderr and "\u202e" not in stderr and "&lt;" not in stderr

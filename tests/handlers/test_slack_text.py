@@ -15,7 +15,10 @@ from handlers.slack_text import (
     link,
     mention,
     outgoing,
+    said,
 )
+from services.errors import UserError
+from services.wording import Person, words
 from tests.flows.hostile_support import Allowed, Walk, hostile, mrkdwn_problems, walk_call
 
 ALLOWED = Allowed(users={"U0OFFICIAL"}, channels={"C0ELECTION"}, team_domain="recount-test")
@@ -87,8 +90,26 @@ def test_the_gate_bounds_and_never_cuts_an_entity_or_a_sequence_in_half() -> Non
 
 
 def test_a_field_error_is_plain_text_what_was_typed() -> None:
-    assert field_error(f"“{esc('<!channel> & co')}” is listed twice.") == "“<!channel> & co” is listed twice."
+    # A use case's refusal is plain words (services/wording.py): under a field, Slack shows them as they are.
+    assert field_error("“<!channel> & co” is listed twice.") == "“<!channel> & co” is listed twice."
+    assert field_error("“&lt;b&gt;” is listed twice.") == "“&lt;b&gt;” is listed twice."  # typed so, shown so
+    assert field_error(words(Person("U0OFFICIAL"), " has no role")) == "U0OFFICIAL has no role"
     assert len(field_error("x" * 5_000)) == ERROR_LIMIT
+
+
+# ---------------------------------------------------------------- what a use case said
+def test_a_refusal_is_escaped_once_and_its_people_mentioned() -> None:
+    name = "Water <!channel> & <@U0EVIL0001> District"
+    refused = UserError(words("No contest called “", name, "”; ", Person("U0OFFICIAL"), " and ",
+                              Person("cli:jane <!here>"), " may decide it instead."))
+    text = said(refused.words)
+    assert text == (f"No contest called “{esc(name)}”; <@U0OFFICIAL> and cli:jane &lt;!here&gt; may decide it "
+                    "instead.")
+    assert "&amp;lt;" not in text and "&amp;amp;" not in text  # escaped once, never twice
+    assert mrkdwn_problems(text, ALLOWED) == []
+    assert said("AT&T <b>") == "AT&amp;T &lt;b&gt;" and said(words(Person(None), " acted")) == "someone acted"
+    # Its plain words, for a test or a log: the person as the id the bot holds.
+    assert refused.message == f"No contest called “{name}”; U0OFFICIAL and cli:jane <!here> may decide it instead."
 
 
 # ---------------------------------------------------------------- the walk can fail

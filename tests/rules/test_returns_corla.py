@@ -207,3 +207,8 @@ def test_every_verdict_says_the_figures_are_the_audit_tabulation_not_the_canvass
     returns = read_returns("contest_name,choice,votes\nMayor,Ann,1000\nMayor,Bob,996\n")
     (decision,) = decide_returns(returns).decisions
     assert decision.automatic_recount and CVR_READING in decision.readings
+
+
+def test_a_row_wider_than_the_header_is_said_in_words_not_as_a_python_tuple() -> None:
+    [mayor] = read_returns("contest_name,choice,votes\nMayor,Ann,5,oops\nMayor,Bo,3\n").undecided
+    assert mayor.rows == ("row 2: has 4 cells but the header has 3 columns",)

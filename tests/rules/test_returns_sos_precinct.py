@@ -300,3 +300,9 @@ def test_check_through_the_command_line(tmp_path) -> None:
     assert [c["contest"] for c in data["contests"] if c["automatic_recount"]] == [SCHUTZ, JONES]  # closest first
     assert (contests[SCHUTZ]["margin"], contests[SCHUTZ]["max_margin_for_recount"]) == (8, 15)
     assert contests[MARQUEZ]["highest"] == {"choice": "No", "votes": 3_243}
+
+
+def test_a_row_wider_than_the_header_is_said_in_words_not_as_a_python_tuple() -> None:
+    text = "County,Precinct,Contest,Choice,Party,Total Votes\nADAMS,1,Mayor,Ann,,5,oops\nADAMS,1,Mayor,Bo,,3\n"
+    [mayor] = read_returns(text).undecided
+    assert mayor.rows == ("row 2: has 7 cells but the header has 6 columns",)

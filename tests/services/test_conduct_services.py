@@ -272,7 +272,7 @@ def test_evidence_is_demanded_then_produced_once(services) -> None:
                                      demanded_at=demanded_at, actor=DEO)
     assert first.newly_recorded and not again.newly_recorded and again.demand.id == first.demand.id
     summary = first.summary
-    assert len(summary.outstanding) == 1 and (summary.survey_version, summary.survey_versions) == (1, 1)
+    assert len(summary.outstanding) == 1 and (summary.returns_version, summary.returns_versions) == (1, 1)
     with pytest.raises(UserError) as refused:
         evidence.record_production(services, workspace_id=services.workspace_id, demand_id=first.demand.id,
                                    produced="copies", produced_at=demanded_at - dt.timedelta(hours=1), actor=A)

@@ -10,6 +10,7 @@ import unicodedata
 import pytest
 from pypdf import PdfReader
 
+from handlers.slack_text import said
 from services.documents.certificate import CertificateFacts, certificate_pdf
 from services.documents.glyphs import CHAIN, UnprintableText, coverage, prepare
 from services.documents.pdf import FAMILY, new_pdf, output
@@ -142,9 +143,11 @@ def test_the_cjk_font_covers_every_unified_ideograph_of_the_basic_block_and_ever
     assert len(set(range(0x3400, 0x4DC0)) - cjk) <= 10  # Extension A
 
 
-def test_the_refusal_escapes_the_name_it_quotes_for_slack() -> None:
+def test_the_refusal_quotes_the_name_bounded_and_slack_gets_it_escaped() -> None:
     with pytest.raises(UnprintableText) as refused:
         certificate_pdf(facts("<!channel> \ue000 " + "x" * 300))
     message = refused.value.message
-    assert "<!channel>" not in message and "&lt;!channel&gt;" in message
+    assert "“<!channel> \ue000 xxx" in message  # plain words: the name as written, for any medium to escape
     assert len(message) < 600  # the name is quoted bounded, not whole
+    for_slack = said(refused.value.words)
+    assert "<!channel>" not in for_slack and "&lt;!channel&gt;" in for_slack
