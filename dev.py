@@ -3,6 +3,7 @@
 
     python3 dev.py run [ARGS...]    run the bot (see README); ARGS go to `recount-bot` (no command: `run`)
     python3 dev.py test [ARGS...]   run the whole test suite; ARGS go to pytest
+    python3 dev.py lint             ruff (lint and import order) over the tree, then mypy over rules/ and services/
     python3 dev.py bench [NAME]     run the benchmarks in benchmarks/
 
 Only the standard library is used here, because this file runs before anything is installed.
@@ -71,12 +72,17 @@ def cli_arguments(rest: list[str]) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in {"run", "test", "bench"}:
+    if not argv or argv[0] not in {"run", "test", "bench", "lint"}:
         print(__doc__, file=sys.stderr)
         return 2
     command, rest = argv[0], argv[1:]
     python = ensure_environment()
     os.chdir(ROOT)
+    if command == "lint":
+        # Both always run, so one report shows every finding; the exit status is the worse of the two.
+        ruff = subprocess.call([str(python), "-m", "ruff", "check", ".", *rest])
+        mypy = subprocess.call([str(python), "-m", "mypy"])  # files and options: [tool.mypy] in pyproject.toml
+        return max(ruff, mypy)
     if command == "run":
         args = [str(python), "-m", "bot.cli", *cli_arguments(rest)]
     elif command == "test":
