@@ -80,6 +80,9 @@ class MarginDecision(Decision):
     tie_note: str | None = None
     write_in_note: str | None = None
     readings: tuple[str, ...] = ()  # every reading applied, the multi-seat one (`rule`) first
+    # Non-empty when the file holds only part of the contest's district (`Contest.part_of_district`): the
+    # verdict is on that share alone.
+    part_of_district: str = ""
 
     @property
     def closeness(self) -> tuple[int, int]:
@@ -119,6 +122,9 @@ def check_automatic_recount(
     rule_text = SINGLE_SEAT_READING if seats == 1 else multi_seat_rule.description
     winners = tuple(Standing(c, v) for c, v in ranked[:seats])
     readings = (rule_text, *contest.readings) + ((WRITE_IN_READING,) if buckets else ())
+    share = contest.part_of_district
+    if share:
+        readings += (f"part of the district: {share}",)
 
     if len(ranked) <= seats:
         what = "only one choice" if len(ranked) == 1 else f"{len(ranked)} choices for {seats} seats"
@@ -127,12 +133,13 @@ def check_automatic_recount(
         last = winners[-1] if winners and len(ranked) == seats else None
         return MarginDecision(
             outcome=MarginOutcome.UNCONTESTED.value, citation=citation,
-            reason=f"{contest.name}: uncontested ({what}); there is no next highest, so no recount under (1).",
+            reason=f"{contest.name}: uncontested ({what}); there is no next highest, so no recount under (1)."
+            + _share_said(share),
             numbers={"choices": len(ranked), "seats": seats},
             reading=rule_text, contest=contest.name, kind=contest.kind, seats=seats,
             automatic_recount=False, highest=winners[0] if winners else None, next_highest=None,
             margin=None, max_margin_for_recount=None, rule=rule_text, winners=winners,
-            write_in_note=_write_in_note(contest, buckets, last), readings=readings,
+            write_in_note=_write_in_note(contest, buckets, last), readings=readings, part_of_district=share,
         )
 
     if seats == 1 or multi_seat_rule is MultiSeatRule.TOP_TWO:
@@ -178,7 +185,7 @@ def check_automatic_recount(
         outcome = MarginOutcome.NO_RECOUNT
 
     return MarginDecision(
-        outcome=outcome.value, citation=citation, reason=reason,
+        outcome=outcome.value, citation=citation, reason=reason + _share_said(share),
         numbers={
             "highest_votes": highest.votes, "next_highest_votes": next_highest.votes, "margin": margin,
             "max_margin_for_recount": threshold, "test": f"({highest.votes} - {next_highest.votes}) * 200 "
@@ -190,8 +197,15 @@ def check_automatic_recount(
         tie_for_last_seat=tie_for_last_seat, tie_note=tie_note,
         write_in_note=_write_in_note(contest, buckets, highest if seats == 1 or multi_seat_rule is MultiSeatRule.TOP_TWO
                                      else Standing(*ranked[seats - 1])),
-        readings=readings,
+        readings=readings, part_of_district=share,
     )
+
+
+def _share_said(share: str) -> str:
+    if not share:
+        return ""
+    holds = "holds only" if "statewide" in share else "may hold only"
+    return f" This file {holds} one county's share of the district's votes: the verdict is on that share alone."
 
 
 def _write_in_note(contest: Contest, buckets: set[str], against: Standing | None) -> str | None:

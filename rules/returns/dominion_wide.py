@@ -72,10 +72,35 @@ VOTE_TYPES = frozenset({
 Figures = dict  # choice -> int | Bound
 
 
+UNIT_HEADERS = ("precinct", "precinct portion")  # Larimer's statement counts precinct portions ("2155135538 - 03")
+
+
+# Column names of a long table (a row per precinct, contest and choice), never of a table with a column per choice.
+_LONG_FORM_WORDS = frozenset({"contest", "contest name", "contest title", "candidate", "candidate name", "choice",
+                              "choice name", "office", "race"})
+
+
 def is_header(cells: list[str]) -> bool:
-    """A table's header: "Precinct" first, then a column that is not votes (Times Cast, Registered Voters...)."""
-    return bool(cells) and header_key(cells[0]) == "precinct" and any(
-        c.strip() and choice_row_kind(c) is not None for c in cells[1:])
+    """A table's header: "Precinct" (or "Precinct Portion") first, then a column that is not votes (Times Cast,
+    Registered Voters, Total Votes...), and no column of a long table (CONTEST, CANDIDATE: Arapahoe's export)."""
+    return bool(cells) and header_key(cells[0]) in UNIT_HEADERS and any(
+        c.strip() and choice_row_kind(c) is not None for c in cells[1:]) and not any(
+        header_key(c).replace("_", " ") in _LONG_FORM_WORDS for c in cells[1:])
+
+
+def has_choices(records: list[tuple[int, list[str]]]) -> bool | None:
+    """None: no table header at all; False: tables of turnout only (Registered Voters, Voters Cast); True: a
+    table with a column per choice."""
+    found = None
+    for _, cells in records:
+        if is_header(cells):
+            found = bool(found) or "choice" in _roles(cells)[0]
+    return found
+
+
+# Adams County 2020: a precinct too small to publish, its votes already in another precinct's row ("REDACTED -
+# INCLUDED IN PRECINCT 6253001226 RESULTS"), or in another county's returns ("... IN WELD COUNTY TOTALS").
+_MOVED = re.compile(r"\s*redacted\s*-\s*included in (?P<where>.+?)(?:\s+results|\s+totals)?\s*\.?\s*", re.I)
 
 
 def _is_page(cells: list[str]) -> bool:
@@ -111,7 +136,11 @@ class _Table:
                    for i, cell in enumerate(cells))
 
 
+ONE_COUNTY = "one county's statement of votes cast"
+
+
 def parse(records: list[tuple[int, list[str]]], report: Report) -> list[Draft]:
+    report.one_county = report.one_county or ONE_COUNTY  # Results Tally & Reporting counts one county's ballots
     headers = [i for i, (_, cells) in enumerate(records) if is_header(cells)]
     drafts: dict[str, Draft] = {}
     start, previous, tables = 0, None, 0
@@ -212,7 +241,7 @@ def _roles(header: list[str]) -> tuple[list[str], list[str]]:
             roles.append("label")
         elif not name:
             roles.append("spacer")
-        elif header_key(name) == "precinct":
+        elif header_key(name) in UNIT_HEADERS:
             roles.append("repeat")
         elif choice_row_kind(name) is not None:
             roles.append("stat")
@@ -256,9 +285,10 @@ def _read_table(table: _Table, draft: Draft, report: Report) -> None:
     units: dict[str, tuple[int, Figures]] = {}  # precinct -> (row, figures), first listing
     heading: tuple[int, str] | None = None
     parts: list[tuple[int, Figures | None]] = []
-    first_heading: str | None = None
     grand: tuple[int, Figures] | None = None
+    top_total = _top_total_key(table)
     after_subtotal = False
+    moved_rows: list[tuple[int, str, str]] = []  # (row, precinct, where its votes are reported)
 
     def record(unit: str, row: int, figures: Figures | None) -> bool:
         """Keep a precinct's first listing; False when it was listed before (then checked and set aside)."""
@@ -304,7 +334,6 @@ def _read_table(table: _Table, draft: Draft, report: Report) -> None:
         if not table.has_data(cells):
             close()
             heading, after_subtotal = (row, label), False
-            first_heading = first_heading or label
             continue
         if not label:
             report.row_problem(f"row {row}", "has numbers but no precinct", table.name)
@@ -313,10 +342,16 @@ def _read_table(table: _Table, draft: Draft, report: Report) -> None:
         if _is_subtotal(label):
             close()
             report.set_aside(RowKind.SUBTOTAL, f"row {row}")
-            if grand is None and first_heading and key == header_key(first_heading) + " - total":
+            if grand is None and key == top_total:
                 figures = _figures(table, row, cells, report)  # only the top group's total is read
                 grand = (row, figures) if figures else None
             after_subtotal = True
+            continue
+        moved = _moved_to(table, cells)
+        if moved is not None:
+            close()
+            report.set_aside(RowKind.MOVED, f"row {row}")
+            moved_rows.append((row, label, moved))
             continue
         if key == "total":
             if heading is None:
@@ -339,7 +374,54 @@ def _read_table(table: _Table, draft: Draft, report: Report) -> None:
         close()
         record(label, row, _figures(table, row, cells, report))
     close()
+    _finish_table(table, draft, units, grand, moved_rows, report)
+
+
+def _finish_table(table: _Table, draft: Draft, units: dict, grand, moved_rows: list, report: Report) -> None:
+    if moved_rows and _all_elsewhere(table, draft, units, moved_rows, report):
+        return
     _store(table, draft, units, grand, report)
+
+
+def _top_total_key(table: _Table) -> str | None:
+    """The label of the table's total: the top group's ("County - Total" under the heading "County"), or, in a
+    table with no group headings (Jefferson, Adams 2020), its one "Electionwide - Total"."""
+    for _, cells in table.rows:
+        if not _is_page(cells) and not table.has_data(cells):
+            return header_key(clean(cells[0])) + " - total"
+    labels = {header_key(c[0]) for _, c in table.rows if _is_subtotal(c[0]) and table.has_data(c)}
+    return labels.pop() if len(labels) == 1 else None
+
+
+def _moved_to(table: _Table, cells: list[str]) -> str | None:
+    """Where a row's votes are reported when the row says so instead of giving them ("REDACTED - INCLUDED IN
+    PRECINCT 6253001226 RESULTS" in its first choice cell, the rest empty); None for a row of counts."""
+    texts = [cells[i].strip() for i in table.choices if i < len(cells) and cells[i].strip()]
+    if len(texts) != 1:
+        return None
+    match = _MOVED.fullmatch(texts[0])
+    return clean(match["where"]) if match else None
+
+
+def _all_elsewhere(table: _Table, draft: Draft, units: dict, moved_rows, report: Report) -> bool:
+    """Say where the votes of redacted rows are; True when none of the table's votes are in this file (every
+    row's are in another county's returns: Adams's Lochbuie contests, counted in Weld County)."""
+    places = sorted({where for _, _, where in moved_rows})
+    precincts = [p for p in places if p.casefold().startswith("precinct")]
+    if precincts:
+        report.note(f"{table.name!r}: {len(moved_rows)} row{'s' if len(moved_rows) != 1 else ''} give no counts: "
+                    f"their votes are included in another precinct's row ({', '.join(precincts[:3])}"
+                    f"{', ...' if len(precincts) > 3 else ''}), where they are counted once", kind="votes moved")
+    others = [p for p in places if p not in precincts]
+    if others and not units:
+        report.row_problem(f"row {moved_rows[0][0]}", f"no votes of {table.name!r} are in this file: every precinct "
+                           f"with votes says they are included in {' and '.join(others)} (as "
+                           f"{moved_rows[0][1]!r} does); decide it from those returns", table.name)
+        return True
+    if others:
+        report.note(f"{table.name!r}: some precincts' votes are included in {' and '.join(others)}, not in this "
+                    "file: the verdict is on the votes this file holds", kind="votes moved")
+    return False
 
 
 def _check_parts(table: _Table, unit: str, row: int, total: Figures | None, parts, report: Report) -> None:
