@@ -13,12 +13,14 @@ import argparse
 from bot.commands.common import (
     add_returns_arguments,
     console_actor,
+    file_bytes,
     load_returns,
     open_database,
     parse_date,
     slack_id,
 )
 from bot.commands.errors import UsageError
+from bot.commands.log_formats import escaped
 
 
 def register(subparsers) -> None:
@@ -58,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
 
     election_date = parse_date(args.election_date, "--election-date")
     team = slack_id(args.team, "--team", "TE", "T0123ABCD") if args.team else None
-    returns = load_returns(args, done="imported")  # every problem in the file, before the database is opened
-    source = args.file.read_bytes()
+    source = file_bytes(args)  # read once, to its size limit
+    returns = load_returns(args, done="imported", data=source)  # every problem, before the database is opened
     db = open_database()
     services = Services(db)
     try:
@@ -72,11 +74,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{exc.message} Nothing was imported.") from None
     finally:
         db.dispose()
-    print(result.describe())
+    print(escaped(result.describe()))
     for reading in returns.readings:
-        print(f"Reading: {reading}")
+        print(escaped(f"Reading: {reading}"))
     for aside in returns.set_aside:
         print(f"Set aside: {aside.count:,} {aside.kind} row{'s' if aside.count != 1 else ''} (not votes for a choice)")
     for note in returns.notes:
-        print(f"Note: {note}")
+        print(escaped(f"Note: {note}"))
     return 0

@@ -104,6 +104,11 @@ def _read(data, format, seats, election_kind, file_name, limits: ReadLimits = DE
     except ValueError:
         raise ReturnsError([Problem("election_kind", f"must be primary or general (got {election_kind!r})")]) from None
     options = ReadOptions(seats=seats, election_kind=kind, file_name=file_name)
+    size = len(data) if not isinstance(data, str) else len(data.encode("utf-8", "surrogatepass"))
+    if size > limits.max_file_bytes:
+        raise ReturnsError([Problem("file", f"is {size / (1 << 20):,.1f} MiB, over the limit of "
+                                            f"{limits.max_file_bytes / (1 << 20):,.0f} MiB for a results file "
+                                            "(ReadLimits.max_file_bytes)")])
     if isinstance(data, (bytes, bytearray, memoryview)) and is_workbook(bytes(data[:8])):
         return _read_workbook(bytes(data), format, seats, options, report, limits)
     source = open_source(data, report)
@@ -173,7 +178,25 @@ def _detect(source: Source) -> tuple[str, Any]:
     if head.first_char == "<":
         raise ReturnsError([Problem("file", f"unknown format: this is XML, but not Clarity's detail.xml "
                                             f"(<ElectionResult>); expected {_formats_described()}")])
+    binary = _binary_kind(head.text)
+    if binary:
+        raise ReturnsError([Problem("file", f"is {binary}, not a results file: expected {_formats_described()}")])
     header = head.records[0] if head.records else []
     shown = ", ".join(header[:8]) + (", ..." if len(header) > 8 else "")
     shown = shown if len(shown) <= 120 else shown[:117] + "..."
+    shown = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in shown)  # never raw bytes of the file
     raise ReturnsError([Problem("file", f"unknown format: expected {_formats_described()}; the first row has: {shown}")])
+
+
+_MAGIC = (("%PDF", "a PDF document"), ("\x89PNG", "a PNG image"), ("\xff\xd8\xff", "a JPEG image"),
+          ("GIF8", "a GIF image"), ("\x1f\x8b", "a gzip archive"), ("PK", "a zip archive"), ("{\\rtf", "an RTF document"))
+
+
+def _binary_kind(text: str) -> str:
+    """What a file that is not text is ("a PDF document", "binary data"), or "" for text."""
+    for magic, kind in _MAGIC:
+        if text.startswith(magic):
+            return kind
+    sample = text[:4096]
+    controls = sum(1 for ch in sample if ch == "\x00" or (not ch.isprintable() and ch not in "\r\n\t"))
+    return "binary data (a damaged file, or not a spreadsheet or CSV)" if sample and controls * 20 > len(sample) else ""

@@ -25,17 +25,19 @@ class ReadLimits:
     max_cells             cells with content, over the whole workbook
     max_sheet_area        rows x columns of one worksheet, from its first cell to its last (what a reader
                           materialises: a grid of that size)
-    max_cell_chars        characters of one cell (Excel's own limit is 32,767)
+    max_cell_bytes        the text of one cell, in bytes of its markup (Excel's own limit is 32,767
+                          characters: at most about 200 kB however written); measured as the stretch from a
+                          string's start to its end, so a string split into runs counts whole
     """
 
-    max_file_bytes: int = 256 * MIB
+    max_file_bytes: int = 128 * MIB
     max_part_bytes: int = 256 * MIB
     max_unpacked_bytes: int = 512 * MIB
     max_parts: int = 10_000
     max_sheets: int = 1_000
-    max_cells: int = 10_000_000
+    max_cells: int = 5_000_000
     max_sheet_area: int = 3_000_000
-    max_cell_chars: int = 32_767
+    max_cell_bytes: int = MIB
 
 
 DEFAULT_LIMITS = ReadLimits()

@@ -95,7 +95,9 @@ def _load(data: bytes, inspection: Inspection, report: Report) -> list[_Sheet] |
                        for i, row in enumerate(sheet.iter_rows())]
             out.append(_Sheet(meta.name, meta.visible != SheetVisibleEnum.Visible, records))
         return out
-    except Exception as exc:  # calamine raises its own error types for a damaged workbook
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # calamine's own errors, and a Rust panic (pyo3's PanicException), for a damaged file
         report.problem("file", f"is a corrupt Excel workbook: {_reason(exc)}")
         return None
 

@@ -105,3 +105,26 @@ def test_a_statement_without_vote_for_and_a_council_shape_holds_the_contest_unti
     assert "as one seat, no automatic recount; as 4 seats, automatic recount (D vs E)" in undecided["City Council"].reason
     given = read_returns(workbook([("Sheet9", sheet)]), seats={"City Council": 4})
     assert decided(given)[0]["City Council"].automatic_recount
+
+
+def test_a_formula_cell_is_named() -> None:
+    # Adams 2020's turnout worksheet totals its Registered Voters with =SUM(B9:C268): only the value Excel last
+    # saved is read, and the clerk is told which cells hold formulas.
+    import io
+
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    book.active.title = "SOVC"
+    for row in TURNOUT_SHEET:
+        book.active.append(row)
+    book.active["B6"] = "=SUM(B5:C5)"
+    contest = book.create_sheet("Mayor")
+    for row in statement_sheet("Mayor (Vote for  1)", ["Ann", "Bo"], [("101", [5, 3])]):
+        contest.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    returns = read_returns(out.getvalue())
+    assert ("sheet 'SOVC': cell B6 (=SUM(B5:C5)) holds a formula: the value Excel last saved was read, not "
+            "recomputed") in returns.notes
+    assert dict(returns.contest("Mayor").totals) == {"Ann": 5, "Bo": 3}

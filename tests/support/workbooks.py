@@ -5,12 +5,17 @@ have them). `statement_sheet(...)` lays out one contest the way Dominion's Resul
 Colorado (see tests/fixtures/returns/README.md): a page row, the title "(Vote for  N)" (two spaces), a blank
 row, a header whose choices sit in merged pairs (an empty cell after each), precinct rows and the total row.
 `raw_xlsx(sheet_xml, shared_strings)` writes the package by hand, for files no spreadsheet program would write
-(a cell at XFD1048576, a string of gigabytes once decompressed).
+(a cell at XFD1048576). The hostile files of issue 21 (`far_cell`, `huge_string`, `many_rows`) are written at
+their full size in seconds and a few MiB: a part that repeats one block is deflated once and the block's
+compressed bytes repeated (`Repeated`), as a compressor flushed at each block would write them.
 """
 from __future__ import annotations
 
 import io
+import struct
 import zipfile
+import zlib
+from dataclasses import dataclass
 from typing import Iterable
 
 
@@ -98,3 +103,80 @@ def raw_xlsx(sheet_xml: bytes | Iterable[bytes], shared_strings: bytes | Iterabl
                 for piece in ([content] if isinstance(content, bytes) else content):
                     part.write(piece)
     return out.getvalue()
+
+
+# ----------------------------------------------------------------------------- hostile files (issue 21)
+
+@dataclass(frozen=True)
+class Repeated:
+    """A part made of `head`, `block` repeated `count` times, and `tail`."""
+
+    head: bytes
+    block: bytes
+    count: int
+    tail: bytes
+
+    def deflated(self) -> tuple[bytes, int, int]:
+        """(raw deflate stream, CRC-32, size) without ever holding the part: each piece is compressed from a
+        fresh state and ends in a full flush, so the block's compressed bytes are the same at every repeat."""
+        def piece(data: bytes) -> bytes:
+            compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+            return compressor.compress(data) + compressor.flush(zlib.Z_FULL_FLUSH)
+
+        block = piece(self.block)
+        stream = piece(self.head) + block * self.count + piece(self.tail) + zlib.compressobj(
+            9, zlib.DEFLATED, -15).flush()
+        crc = zlib.crc32(self.head)
+        for _ in range(self.count):
+            crc = zlib.crc32(self.block, crc)
+        crc = zlib.crc32(self.tail, crc)
+        return stream, crc, len(self.head) + len(self.block) * self.count + len(self.tail)
+
+
+def package(parts: dict[str, bytes | Repeated]) -> bytes:
+    """A zip (deflated parts, sizes under 4 GiB) written by hand, so a part may be gigabytes once decompressed."""
+    out, central = io.BytesIO(), []
+    for name, content in parts.items():
+        if isinstance(content, Repeated):
+            data, crc, size = content.deflated()
+        else:
+            compressor = zlib.compressobj(9, zlib.DEFLATED, -15)
+            data, crc, size = compressor.compress(content) + compressor.flush(), zlib.crc32(content), len(content)
+        encoded = name.encode()
+        offset = out.tell()
+        out.write(struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 8, 0, 0, crc, len(data), size, len(encoded), 0))
+        out.write(encoded + data)
+        central.append(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 20, 20, 0, 8, 0, 0, crc, len(data), size,
+                                   len(encoded), 0, 0, 0, 0, 0, offset) + encoded)
+    start = out.tell()
+    for entry in central:
+        out.write(entry)
+    out.write(struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(central), len(central), out.tell() - start, start, 0))
+    return out.getvalue()
+
+
+def _book(sheet: bytes | Repeated, strings: bytes | Repeated = NO_STRINGS) -> bytes:
+    return package({"[Content_Types].xml": _CT.encode(), "_rels/.rels": _RELS.encode(), "xl/workbook.xml": _WB.encode(),
+                    "xl/_rels/workbook.xml.rels": _WB_RELS.encode(), "xl/worksheets/sheet1.xml": sheet,
+                    "xl/sharedStrings.xml": strings})
+
+
+def far_cell() -> bytes:
+    """A few kB: one cell at A1 and one at XFD1048576 (a reader building the grid between asks for 512 GiB)."""
+    return _book(SHEET_START + b'<row r="1"><c r="A1"><v>1</v></c></row><row r="1048576"><c r="XFD1048576"><v>1</v>'
+                 b"</c></row>" + SHEET_END)
+
+
+def huge_string(size: int = 2 << 30) -> bytes:
+    """About 2 MB: one cell whose shared string is `size` bytes (2 GiB) once decompressed."""
+    block = b"A" * (1 << 20)
+    strings = Repeated(b'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="1" '
+                       b'uniqueCount="1"><si><t>', block, size // len(block), b"</t></si></sst>")
+    return _book(SHEET_START + b'<row r="1"><c r="A1" t="s"><v>0</v></c></row>' + SHEET_END, strings)
+
+
+def many_rows(rows: int = 20_000_000) -> bytes:
+    """Under 1 MB: `rows` rows of one cell each (20 million by default), each row after the one before it (rows
+    and cells written without references, as the format allows)."""
+    step = 100_000
+    return _book(Repeated(SHEET_START, b"<row><c><v>1</v></c></row>" * step, rows // step, SHEET_END))
