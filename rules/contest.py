@@ -79,6 +79,13 @@ class Contest:
                 if type(votes) is not int or votes < 0:
                     raise ValueError(f"contest {self.name!r}: votes for {choice!r} in {unit!r} must be a whole number >= 0")
 
+    def __getstate__(self) -> dict:
+        """The fields only: `totals`, once read, is a cached read-only view that pickle cannot copy (a contest
+        crosses a pipe from the process that read it, `rules.returns.outcome`)."""
+        state = dict(self.__dict__)
+        state.pop("totals", None)
+        return state
+
     @classmethod
     def from_totals(
         cls, name: str, totals: Mapping[str, int] | Iterable[tuple[str, int]], *, seats: int = 1,
