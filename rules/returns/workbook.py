@@ -85,14 +85,16 @@ def read_workbook(data: bytes, report: Report, limits: ReadLimits, format: str |
 def _load(data: bytes, inspection: Inspection, report: Report) -> list[_Sheet] | None:
     from python_calamine import CalamineWorkbook, SheetVisibleEnum
 
+    memo: dict = {}  # a number's text, once: vote counts repeat (0, 1, 2, ... a few thousand distinct values)
     try:
         workbook = CalamineWorkbook.from_filelike(io.BytesIO(data))
         out = []
         for meta in workbook.sheets_metadata:
             sheet = workbook.get_sheet_by_name(meta.name)
             first_row = sheet.start[0] if sheet.start else 0
-            records = [(first_row + i + 1, [c if type(c) is str else cell_text(c) for c in row])
-                       for i, row in enumerate(sheet.iter_rows())]
+            records = [(first_row + i + 1, [c if type(c) is str else (memo.get(c) or _text(c, memo)) if type(c) is float
+                                            else cell_text(c) for c in row])
+                       for i, row in enumerate(sheet.to_python(skip_empty_area=True))]
             out.append(_Sheet(meta.name, meta.visible != SheetVisibleEnum.Visible, records))
         return out
     except (KeyboardInterrupt, SystemExit):
@@ -102,7 +104,14 @@ def _load(data: bytes, inspection: Inspection, report: Report) -> list[_Sheet] |
         return None
 
 
-def _reason(exc: Exception) -> str:
+def _text(value: float, memo: dict) -> str:
+    text = cell_text(value)
+    if len(memo) < 100_000:  # floats only: True == 1.0, so a bool must never be looked up here
+        memo[value] = text
+    return text
+
+
+def _reason(exc: BaseException) -> str:
     """calamine's message, on one line and short: never bytes of the file."""
     text = " ".join(str(exc).split())
     text = "".join(ch if ch.isprintable() else "?" for ch in text)
@@ -111,19 +120,22 @@ def _reason(exc: Exception) -> str:
 
 def _read_sheet(sheet: _Sheet, result: WorkbookRead, report: Report, prefix: bool, format: str | None) -> None:
     where = f"sheet {sheet.name!r}"
-    filled = [(row, cells) for row, cells in sheet.records if any(c.strip() for c in cells)]
+    first_row = next((cells for _, cells in sheet.records if any(cells) and any(c.strip() for c in cells)), None)
 
     def skip(role: str, detail: str = "") -> None:
         result.sheets.append(Worksheet(sheet.name, role, detail, sheet.hidden))
 
-    if not filled:
+    def filled() -> int:
+        return sum(1 for _, cells in sheet.records if any(cells) and any(c.strip() for c in cells))
+
+    if first_row is None:
         return skip("empty")
-    first = next(c.strip() for c in filled[0][1] if c.strip())
+    first = next(c.strip() for c in first_row if c.strip())
     if " ".join(first.split()).casefold() == TOC:
-        return skip("table of contents", f"lists the worksheets ({len(filled) - 1} rows); not results")
+        return skip("table of contents", f"lists the worksheets ({filled() - 1} rows); not results")
     wide = dominion_wide.has_choices(sheet.records) if format in (None, "dominion-sov") else None
     if wide is False:
-        return skip("turnout", f"{len(filled)} rows of registered voters and ballots cast; no votes for a choice")
+        return skip("turnout", f"{filled()} rows of registered voters and ballots cast; no votes for a choice")
     local = Report()
     if wide:
         drafts = dominion_wide.parse(sheet.records, local)
@@ -135,7 +147,7 @@ def _read_sheet(sheet: _Sheet, result: WorkbookRead, report: Report, prefix: boo
         source = open_source(csv_bytes, local)
         detected = format or _detect(source)
         if detected is None:
-            return skip("skipped", "no table of returns recognised; its first row: " + _first_row(filled[0][1]))
+            return skip("skipped", "no table of returns recognised; its first row: " + _first_row(first_row))
         name = detected
         drafts = module(name).parse(source, local)
         detail = f"{module(name).DESCRIPTION.split(':')[0]} ({name})"

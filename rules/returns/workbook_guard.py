@@ -191,7 +191,7 @@ class _Strings:
         self.limit, self.name = max(limits.max_cell_bytes, CHUNK), name
         self.run = 0  # bytes since the last "<"
         self.open_at = -1  # offset of a <si>/<is> not yet closed
-        self.tags: tuple[bytes, bytes, bytes, bytes] | None = None
+        self.tags: tuple[bytes, bytes] | None = None
 
     def measure(self, chunk: bytes, offset: int) -> None:
         first = chunk.find(b"<")
@@ -203,20 +203,22 @@ class _Strings:
             self.run = len(chunk) - chunk.rfind(b"<") - 1
         if self.run > self.limit:
             raise _too_long(self.name, self.limit)
-        if self.tags is None:
-            prefix = re.search(rb"<(\w+:)?(?:sst|worksheet)\b", chunk)
+        if self.tags is None:  # shared strings hold <si>, a worksheet its inline <is>
+            prefix = re.search(rb"<(\w+:)?(sst|worksheet)\b", chunk)
             p = (prefix.group(1) or b"") if prefix else b""
-            self.tags = (b"<" + p + b"si>", b"</" + p + b"si>", b"<" + p + b"is>", b"</" + p + b"is>")
-        si, si_end, is_, is_end = self.tags
+            tag = b"si" if prefix is None or prefix.group(2) == b"sst" else b"is"
+            self.tags = (b"<" + p + tag + b">", b"</" + p + tag + b">")
+        start_tag, end_tag = self.tags
+        last_start = chunk.rfind(start_tag)
+        if last_start < 0 and self.open_at < 0:
+            return  # no string starts here, none is open: nothing to follow
         if self.open_at >= 0:
-            ends = [i for i in (chunk.find(si_end), chunk.find(is_end)) if i >= 0]
-            if ends and offset + min(ends) - self.open_at > self.limit:
+            end = chunk.find(end_tag)
+            if end >= 0 and offset + end - self.open_at > self.limit:
                 raise _too_long(self.name, self.limit)
-            if ends:
+            if end >= 0:
                 self.open_at = -1
-        last_start = max(chunk.rfind(si), chunk.rfind(is_))
-        last_end = max(chunk.rfind(si_end), chunk.rfind(is_end))
-        if last_start > last_end:
+        if last_start > chunk.rfind(end_tag):
             self.open_at = offset + last_start
         if self.open_at >= 0 and offset + len(chunk) - self.open_at > self.limit:
             raise _too_long(self.name, self.limit)
@@ -246,11 +248,11 @@ def _measure_pass(package, info, sheet: str, meter: _Meter, inspection: Inspecti
         segment = carry + chunk
         cut = segment.rfind(b">") + 1  # a tag never spans the cut: it holds no ">" before its end
         segment, carry = segment[:cut], segment[cut:]
-        extent.add(segment)
+        formulas = extent.add(segment)
         if extent.cells > meter.limits.max_cells:
             raise Refused(f"has more than {meter.limits.max_cells:,} cells (worksheet {sheet!r}), over the limit "
                           "(ReadLimits.max_cells)")
-        if b"<f" in segment:
+        if formulas:
             for ref, text in _FORMULA_CELL.findall(segment):
                 formula = html.unescape(text.decode("utf-8", "replace")).strip()
                 inspection.add_formula(sheet, f"cell {ref.decode()}" + (f" (={formula})" if formula else ""))
@@ -282,33 +284,45 @@ class _Extent:
     def area(self) -> int:
         return self.height * self.width
 
-    def add(self, segment: bytes) -> None:
+    def add(self, segment: bytes) -> bool:
+        """Three passes a segment, all in C: the cells (an upper bound: "<c" also starts <col> and <cfRule>), any
+        cell whose reference is not its first attribute, or a formula (a cell without: this segment is read cell
+        by cell; <row>s matter only to cells without one), and one search for a cell beyond the last row and
+        column known. True when the segment holds a formula."""
         if not self.started:
             self.started = True
             self._guess(segment)
             self.prefixed = re.search(rb"<\w+:worksheet\b", segment[:4096]) is not None
         if self.prefixed:
             self._cell_by_cell(segment, len(_CELL.findall(segment)))
-            return
-        cells = segment.count(b"<c ") + segment.count(b"<c>") + segment.count(b"<c/>")
+            return b":f" in segment or b"<f" in segment
+        cells = segment.count(b"<c")
+        formulas = unreferenced = False
+        for odd in _ODD.finditer(segment):  # formulas are few; a cell without r="" first ends the search
+            if odd[0].startswith(b"<f"):
+                formulas = True
+            else:
+                unreferenced = True
+                break
+        if unreferenced:  # a cell without r="" first: its place is the one after the last
+            if b' r="' in segment:
+                self._cell_by_cell(segment, len(_CELL.findall(segment)))
+            else:  # no reference at all: every cell and row is the one after the one before it
+                self.cells += cells
+                self.unreferenced += cells
+                self.implicit_rows += segment.count(b"<row>")
+            return formulas or b"<f" in segment
         self.cells += cells
-        self.implicit_rows += segment.count(b"<row>")
-        if segment.count(b' r="') == 0:  # no references at all: each cell is the one after the one before it
-            self.unreferenced += cells
-            return
-        rows = segment.count(b"<row ")
-        if rows != segment.count(b'<row r="') or segment.count(b'<c r="') != cells:
-            self._cell_by_cell(segment, cells)
-            return
-        if rows:  # rows come in order: the last is the highest (a cell below it is found just after)
-            start = segment.rfind(b'<row r="') + 8
-            last = segment[start:segment.find(b'"', start)]
-            self.max_row = max(self.max_row, int(last) if last.isdigit() and len(last) <= 10 else 0)
-        if self.max_col == 0 and cells:  # no <dimension>: the first row, usually the widest (a header)
-            first = segment.find(b"</row>")
-            self._cell_by_cell(segment[:first if first > 0 else 65536], 0)
+        last = segment.rfind(b'<c r="')  # cells come in order: the last names the highest row (else the search
+        if last >= 0:                    # below finds one beyond it, and the segment is read cell by cell)
+            ref = _LAST_REF.match(segment, last)
+            if ref:
+                self.max_row = max(self.max_row, int(ref[1]))
+        if self.max_col == 0 and cells:  # no <dimension>: the first rows, the header among them
+            self._cell_by_cell(segment[:65536], 0)
         if cells and _beyond(self.max_col, self.max_row).search(segment):
             self._cell_by_cell(segment, 0)
+        return formulas
 
     def _guess(self, segment: bytes) -> None:
         match = _DIMENSION.search(segment[:65536]) if self.claims else None
@@ -316,18 +330,26 @@ class _Extent:
             self.max_col, self.max_row, self.claimed = _column(match[1]), int(match[2]), True
 
     def _cell_by_cell(self, segment: bytes, cells: int) -> None:
+        """Every reference of the segment (deduplicated before any Python step: a few dozen columns, a row each).
+        A cell without one widens the worksheet by one column (an upper bound); a <row> without one is the
+        row after the one before it."""
         self.cells += cells
-        refs = set(_CELL_REF.findall(segment))
-        self.unreferenced += max(cells - len(refs), 0) if cells else 0
-        rows = [int(r) for r in _ROW_REF.findall(segment)] + [int(r) for _, r in refs]
+        if cells:
+            self.unreferenced += max(cells - len(_CELL_REF.findall(segment)), 0)
+            self.implicit_rows += segment.count(b"<row>")
+        columns = set(_ANY_COLUMN.findall(segment))
+        rows = set(_ANY_CELL_ROW.findall(segment)) | set(_ROW_REF.findall(segment))
         if rows:
-            self.max_row = max(self.max_row, max(rows))
-        if refs:
-            self.max_col = max(self.max_col, max(_column(c) for c in {c for c, _ in refs}))
+            self.max_row = max(self.max_row, max(map(int, rows)))
+        if columns:
+            self.max_col = max(self.max_col, max(map(_column, columns)))
 
 
+_ANY_COLUMN = re.compile(rb'<(?:\w+:)?c\b[^>]*?\sr="([A-Z]{1,4})\d')
+_ANY_CELL_ROW = re.compile(rb'<(?:\w+:)?c\b[^>]*?\sr="[A-Z]{1,4}(\d{1,10})"')
 _DIMENSION = re.compile(rb'<dimension ref="(?:[A-Z]{1,4}\d{1,10}:)?([A-Z]{1,4})(\d{1,10})"')
-_ROW_FIRST = re.compile(rb'<row r="(\d{1,10})"')
+_LAST_REF = re.compile(rb'<c r="[A-Z]{1,4}(\d{1,10})"')
+_ODD = re.compile(rb'<c(?:>|/>|\s(?!r="[A-Z]))|<f[\s>/]')
 
 
 @lru_cache(maxsize=256)
@@ -374,7 +396,7 @@ def _column(letters: bytes) -> int:
 
 
 def _mib(size: int) -> str:
-    return f"{size / MIB:,.0f} MiB"
+    return f"{size / MIB:,.0f} MiB" if size >= MIB else f"{size:,} bytes"
 
 
 def _one_line(exc: BaseException) -> str:

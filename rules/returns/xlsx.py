@@ -22,6 +22,8 @@ def is_workbook(data: bytes) -> bool:
 
 
 def cell_text(value: Any) -> str:
+    if type(value) is float and value.is_integer() and abs(value) < 1e15:  # the common case first: a count
+        return str(int(value))
     if value is None:
         return ""
     if isinstance(value, str):
