@@ -18,12 +18,14 @@ name first and the shape of its votes second:
   numbered seat: "Commissioner - District 2", "Regent - Congressional District 6", "Director District
   A"): no other k is plausible, whatever the votes;
 - **a body of several members by name** (council, board, trustees, directors, commissioners, regents,
-  members, aldermen, delegates, "at large"): every k whose k-th highest named choice holds at least
-  1/(10k) of the named choices' votes (so two write-ins tied at 3 votes at the bottom of a council race
-  do not count);
-- **neither** (e.g. "Ballot Race 1"): every k whose k-th highest holds at least 1/(4k) of the named
-  choices' votes: enough to be a real contender for one of k seats. A 22-candidate presidential race
-  is not held up by two write-ins tied at 3 (3 votes of 10,000 is far below 1/80).
+  members, aldermen, delegates, "at large"): every k whose first loser, the (k+1)-th highest named
+  choice, holds at least 1/(10(k+1)) of the named choices' votes: k seats are contested only if more
+  than k real contenders stand (so two write-ins tied at 3 votes at the bottom of a council race do not
+  count);
+- **neither** (e.g. "Ballot Race 1", "Director"): every k whose (k+1)-th highest holds at least 1/(4(k+1))
+  of the votes: as many real contenders as a race for k seats has. A close race between two with a minor
+  third (800, 799, 15) is one seat (15 is far below 1/12); three close (35%, 34%, 31%) may be two. A
+  22-candidate presidential race is not held up by two write-ins tied at 3 (3 votes of 10,000).
 
 The single-office words come first, so "Mayor At-Large" is one seat. k is at most MAX_SEATS_TRIED.
 The verdict compared is "automatic recount or not" (an undecided verdict under some k counts as a
@@ -83,7 +85,7 @@ def plausible_seats(contest: Contest, named: list[str]) -> list[int]:
     share = 10 if says is NameSays.SEVERAL else 4
     out = []
     for k in range(2, min(len(votes) - 1, MAX_SEATS_TRIED) + 1):
-        if votes[k - 1] * share * k >= total:  # the k-th highest holds at least 1/(share*k) of the votes
+        if votes[k] * share * (k + 1) >= total:  # the first loser holds at least 1/(share*(k+1)) of the votes
             out.append(k)
     return out
 
@@ -106,8 +108,10 @@ class SeatsHeld:
 def why_plausible(contest: Contest, k: int) -> str:
     says = name_says(contest.name)
     if says is NameSays.SEVERAL:
-        return f"the office's name speaks of a body of several members, and the {_ordinal(k)} highest holds a real share"
-    return f"the {_ordinal(k)} highest holds at least 1/{4 * k} of the votes, as a contender for one of {k} seats would"
+        return (f"the office's name speaks of a body of several members, and {k + 1} candidates hold a real share "
+                "of the votes")
+    return (f"{k + 1} candidates hold at least 1/{4 * (k + 1)} of the votes each, as the contenders of a race "
+            f"for {k} seats would")
 
 
 def _ordinal(n: int) -> str:

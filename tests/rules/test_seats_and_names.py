@@ -36,7 +36,8 @@ def test_a_council_whose_seats_matter_is_held_until_they_are_given() -> None:
     assert held["City Council"].reason == (
         "seats not stated: the file does not say how many seats 'City Council' fills, and the verdict depends on it: "
         "as one seat, no automatic recount; as 4 seats, automatic recount (D vs E) (the office's name speaks of a "
-        "body of several members, and the 4th highest holds a real share). Say the seats: --seats \"City Council=N\"")
+        "body of several members, and 5 candidates hold a real share of the votes). Say the seats: --seats "
+        "\"City Council=N\"")
     assert verdicts(text, seats={"City Council": 4})[0]["City Council"].automatic_recount
     assert not verdicts(text, seats={"City Council": 1})[0]["City Council"].automatic_recount
     with pytest.raises(ReturnsError) as caught:  # never recorded on a guess either
@@ -51,11 +52,16 @@ def test_a_single_office_with_many_choices_is_not_held_by_two_write_ins_tied_at_
     votes = [6035, 3351, 496, 165, 70, 56, 22, 18, 15, 12, 11, 10, 9, 8, 7, 6, 6, 5, 5, 4, 3, 3]
     contest = Contest.from_totals("Ballot Race 1", dict(zip(names, votes, strict=True)))
     contest = Contest(**{**contest.__dict__, "seats_stated": False})
-    assert plausible_seats(contest, names) == [2]  # Ticket 1 holds a real share of two seats' votes; no one else
+    assert plausible_seats(contest, names) == []  # two real contenders; the third holds 496 of 10,246 (under 1/12)
     decision = decide_contest(contest)
     assert decision.automatic_recount is False and decision.seats == 1
-    assert decision.readings[-1] == ('one seat: the file does not say how many, and the verdict is the same as one '
-                                     'seat for every plausible number of seats (2) (--seats "Ballot Race 1=N" to say)')
+    assert decision.readings[-1] == ('one seat: the file does not say how many, and neither the office\'s name nor '
+                                     'its votes make several seats plausible (--seats "Ballot Race 1=N" to say)')
+    # A close race between two and a minor third is one seat; three close ones may be two.
+    close = Contest(**{**Contest.from_totals("Director", {"A": 800, "B": 799, "C": 15}).__dict__, "seats_stated": False})
+    assert plausible_seats(close, ["A", "B", "C"]) == [] and decide_contest(close).automatic_recount
+    three = Contest(**{**Contest.from_totals("Director", {"A": 350, "B": 340, "C": 339}).__dict__, "seats_stated": False})
+    assert plausible_seats(three, ["A", "B", "C"]) == [2] and decide_contest(three).seats_not_stated
 
 
 def test_a_write_in_line_above_the_only_named_candidate_leaves_the_contest_undecided() -> None:
