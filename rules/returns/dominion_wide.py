@@ -116,6 +116,11 @@ def _is_subtotal(label: str) -> bool:
     return "otal" in label and _is_subtotal_key(header_key(label))  # "... - Total", "Total - ...", "Grand Total"
 
 
+def _total_key(label: str) -> str:
+    """A label's key where it may name a total ("Electionwide - Total", "Total"); "" for the rest (precincts)."""
+    return header_key(label) if "otal" in label or "OTAL" in label else ""
+
+
 def _is_subtotal_key(key: str) -> bool:
     return key.endswith(" - total") or key.startswith("total - ") or key in ("contest total", "grand total")
 
@@ -377,7 +382,7 @@ def _read_table(table: _Table, draft: Draft, report: Report) -> None:
         if not label:
             report.row_problem(f"row {row}", "has numbers but no precinct", table.name)
             continue
-        key = header_key(label) if "otal" in label or "OTAL" in label else ""  # only a total's key matters
+        key = _total_key(label)
         if key and _is_subtotal_key(key):
             close()
             report.set_aside(RowKind.SUBTOTAL, f"row {row}")
