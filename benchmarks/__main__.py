@@ -25,6 +25,7 @@ BENCHMARKS: dict[str, str] = {
     "outbox-lookup": "benchmarks.outbox_lookup",
     "audit-seals": "benchmarks.audit_seals",
     "ack-child-kill": "benchmarks.ack_child_kill",
+    "workbook": "benchmarks.workbook_reading",
 }
 
 

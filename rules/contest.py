@@ -58,6 +58,13 @@ class Contest:
     # When the file may be a party primary but does not say: the contests this one is if it is (one per
     # party). Empty when the file's kind is known or it shows no sign of a primary.
     if_primary: tuple["Contest", ...] = ()
+    # False when the file does not say how many seats and nobody gave them: `seats` is then 1, a reading that
+    # `rules.seats` accepts only where no other plausible number of seats changes the verdict.
+    seats_stated: bool = True
+    # Non-empty when this file holds only part of the contest's district (one county's returns of a district that
+    # crosses county lines, or of a statewide contest): why. A verdict on it is on that share alone; the law
+    # compares the whole district's survey of returns, which this file does not hold.
+    part_of_district: str = ""
 
     def __post_init__(self) -> None:
         if self.seats < 1:
@@ -71,6 +78,13 @@ class Contest:
                     raise ValueError(f"contest {self.name!r}: unit {unit!r} counts unknown choice {choice!r}")
                 if type(votes) is not int or votes < 0:
                     raise ValueError(f"contest {self.name!r}: votes for {choice!r} in {unit!r} must be a whole number >= 0")
+
+    def __getstate__(self) -> dict:
+        """The fields only: `totals`, once read, is a cached read-only view that pickle cannot copy (a contest
+        crosses a pipe from the process that read it, `rules.returns.outcome`)."""
+        state = dict(self.__dict__)
+        state.pop("totals", None)
+        return state
 
     @classmethod
     def from_totals(
@@ -121,11 +135,28 @@ class SetAside:
 
 @dataclass(frozen=True)
 class Undecided:
-    """A contest the file does not let us decide, and why. contest is None for rows naming no contest."""
+    """A contest the file does not let us decide, and why. contest is None for rows naming no contest.
+    seats_not_stated: decided as soon as the seats are given (`rules.seats`)."""
 
     contest: str | None
     reason: str
     rows: tuple[str, ...] = ()
+    seats_not_stated: bool = False
+
+
+@dataclass(frozen=True)
+class Worksheet:
+    """One worksheet of a workbook and what was done with it: role is "contests", "long form", "table of
+    contents", "turnout", "empty" or "skipped"; detail says what it held or why it was not read."""
+
+    name: str
+    role: str
+    detail: str = ""
+    hidden: bool = False
+
+    @property
+    def read(self) -> bool:
+        return self.role in ("contests", "long form")
 
 
 @dataclass(frozen=True)
@@ -135,6 +166,7 @@ class Returns:
     set_aside  rows that were not votes for a choice, by kind
     undecided  contests that could not be read (each with why and where); they are not in `contests`
     readings   how the file as a whole was read where it did not say (e.g. a party primary)
+    sheets     for a workbook, every worksheet and what was done with it (read, or skipped and why)
     """
 
     contests: tuple[Contest, ...]
@@ -143,6 +175,7 @@ class Returns:
     set_aside: tuple[SetAside, ...] = ()
     undecided: tuple[Undecided, ...] = ()
     readings: tuple[str, ...] = ()
+    sheets: tuple[Worksheet, ...] = ()
 
     def contest(self, name: str) -> Contest:
         for contest in self.contests:

@@ -118,6 +118,9 @@ class MarginDecision(Decision):
     tie_note: str | None = None
     write_in_note: str | None = None
     readings: tuple[str, ...] = ()  # every reading applied, the multi-seat one (`rule`) first
+    # Non-empty when the file holds only part of the contest's district (`Contest.part_of_district`): the
+    # verdict is on that share alone.
+    part_of_district: str = ""
 
     @property
     def closeness(self) -> tuple[int, int]:
@@ -196,6 +199,9 @@ def check_automatic_recount(
     winners = _winners(ranked, seats)
     readings = ((rule_text, *((not_applied,) if not_applied and seats > 1 else ()), *contest.readings)
                 + ((WRITE_IN_READING,) if buckets else ()))
+    share = contest.part_of_district
+    if share:
+        readings += (f"part of the district: {share}",)
 
     if len(ranked) <= seats:
         what = "only one choice" if len(ranked) == 1 else f"{len(ranked)} choices for {seats} seats"
@@ -205,11 +211,12 @@ def check_automatic_recount(
         return MarginDecision(
             outcome=MarginOutcome.UNCONTESTED.value,
             reason=(f"{contest.name}: uncontested ({what}); there is no next highest, so no recount under "
-                    f"{law.short(citation)}."),
+                    f"{law.short(citation)}." + _share_said(share)),
             numbers={"choices": len(ranked), "seats": seats}, automatic_recount=False,
             highest=winners[0] if winners else None, next_highest=None, margin=None, max_margin_for_recount=None,
             write_in_note=_write_in_note(contest, buckets, last), citation=citation, reading=rule_text,
             contest=contest.name, kind=contest.kind, seats=seats, rule=rule_text, winners=winners, readings=readings,
+            part_of_district=share,
         )
 
     highest, next_highest, pair = _pair(ranked, seats, rule)
@@ -235,7 +242,7 @@ def check_automatic_recount(
         outcome = MarginOutcome.NO_RECOUNT
     scale = law.trigger.share
     return MarginDecision(
-        outcome=outcome.value, reason=reason,
+        outcome=outcome.value, reason=reason + _share_said(share),
         numbers={
             "highest_votes": highest.votes, "next_highest_votes": next_highest.votes, "margin": margin,
             "max_margin_for_recount": threshold, "law": law.key,
@@ -247,8 +254,15 @@ def check_automatic_recount(
         write_in_note=_write_in_note(contest, buckets, highest if seats == 1 or rule is MultiSeatRule.TOP_TWO
                                      else Standing(*ranked[seats - 1])),
         citation=citation, reading=rule_text, contest=contest.name, kind=contest.kind, seats=seats, rule=rule_text,
-        winners=winners, readings=readings,
+        winners=winners, readings=readings, part_of_district=share,
     )
+
+
+def _share_said(share: str) -> str:
+    if not share:
+        return ""
+    holds = "holds only" if "statewide" in share else "may hold only"
+    return f" This file {holds} one county's share of the district's votes: the verdict is on that share alone."
 
 
 def _write_in_note(contest: Contest, buckets: set[str], against: Standing | None) -> str | None:

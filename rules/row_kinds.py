@@ -34,6 +34,8 @@ class RowKind(str, enum.Enum):
     OVER_UNDER = "over or under votes"
     SUBTOTAL = "subtotal"
     NOT_RESULTS = "not a row of results"  # a footnote, a title, "End of worksheet"
+    NO_CHOICE = "no choice named"  # votes on a row that names no candidate or answer: never a vote for a choice
+    MOVED = "votes reported in another unit"  # "REDACTED - INCLUDED IN PRECINCT ... RESULTS", "***" moved
 
 
 def normalise(name: str) -> str:
@@ -79,7 +81,8 @@ _NO = frozenset({"no", "against", "reject", "rejected", "not approved"})
 
 
 # Placeholders where a contest had no candidate (Dolores 2010: "No Candidate for Race").
-_NOT_RESULTS = frozenset({"no candidate for race", "no candidate", "no candidates", "no candidate filed"})
+_NOT_RESULTS = frozenset({"no candidate for race", "no candidate", "no candidates", "no candidate filed",
+                          "there are no candidates for this office"})  # Arapahoe's exports
 
 
 @lru_cache(maxsize=4096)
@@ -146,16 +149,21 @@ def answer(choice: str) -> str | None:
     return None
 
 
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                 "ten": 10}
 _VOTE_FOR = re.compile(
-    r"\(\s*vote\s+for\s*[=:]?\s*(?:not\s+more\s+than\s+|no\s+more\s+than\s+|up\s+to\s+)?(\d{1,3})\s*\)", re.I)
+    r"\(\s*vote\s+for\s*[=:]?\s*(?:not\s+more\s+than\s+|no\s+more\s+than\s+|up\s+to\s+)?"
+    r"(\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)\s*\)", re.I)
 
 
 def seats_in_name(name: str) -> int | None:
-    """N of "(Vote For N)" (Clarity, OpenElections), "(Vote For=N)" (Dominion), "(Vote for not more than N)"."""
+    """N of "(Vote For N)" (Clarity, OpenElections), "(Vote For=N)" (Dominion), "(Vote for not more than N)",
+    "(Vote for One)" (Arapahoe's 2010 export)."""
     match = _VOTE_FOR.search(name)
     if match is None:
         return None
-    seats = int(match[1])
+    word = match[1].casefold()
+    seats = _NUMBER_WORDS[word] if word in _NUMBER_WORDS else int(word)
     return seats if seats >= 1 else None
 
 

@@ -9,7 +9,13 @@ real file holds, and refuses only what cannot be decided:
   recount, else undecided (say which it is);
 - a contest with no votes at all: undecided, never "a tie at 0-0" (said of the contest: other contests of
   the same file may have votes);
-- only write-in votes, nobody named: undecided.
+- only write-in votes, nobody named: undecided;
+- an aggregate write-in line holding more votes than a named winner: undecided, since one write-in
+  candidate may have won and the file does not name them (as many votes, or within the margin, is
+  said on the verdict: `rules.margin`'s write-in note);
+- a question with only one answer's votes (a retention published with its Yes votes only): undecided;
+- seats not stated: decided as one seat only where no other plausible number of seats changes the
+  verdict (`rules.seats`), else undecided until they are given.
 Every verdict names each reading it applied.
 """
 from __future__ import annotations
@@ -18,9 +24,11 @@ import dataclasses
 from dataclasses import dataclass
 
 from rules.bounds import no_recount_possible, ranges_of, recount_possible
-from rules.contest import Contest, Returns, Undecided
+from rules.contest import Contest, ContestKind, Returns, Undecided
 from rules.laws import DEFAULT_LAW, LawProfile
 from rules.margin import DEFAULT_MULTI_SEAT_RULE, MarginDecision, MultiSeatRule, check_automatic_recount
+from rules.row_kinds import answer
+from rules.seats import SeatsHeld, one_seat_reading, plausible_seats, why_plausible
 
 HIDDEN_READING = ("hidden counts: {n} cell{s} of this contest give no exact count (e.g. {example}); the verdict "
                   "is the same for every value they could hold, shown with each at its lowest")
@@ -55,6 +63,8 @@ def decide_contest(contest: Contest, multi_seat_rule: MultiSeatRule = DEFAULT_MU
                    law: LawProfile = DEFAULT_LAW) -> MarginDecision | Undecided:
     if contest.if_primary:
         return _either_kind(contest, multi_seat_rule, law)
+    if not contest.seats_stated and contest.kind is ContestKind.CANDIDATE:
+        return _seats_not_stated(contest, multi_seat_rule, law)
     buckets = set(contest.buckets)
     named = [c for c in contest.choices if c not in buckets]
     if not contest.uncertain and contest.total_votes == 0:
@@ -65,9 +75,73 @@ def decide_contest(contest: Contest, multi_seat_rule: MultiSeatRule = DEFAULT_MU
     if not named:
         return Undecided(contest.name, "only write-in votes: the file does not name who received them; tally the "
                                        "write-ins by name")
+    if contest.kind is ContestKind.QUESTION and len(named) == 1:
+        only = named[0]
+        return Undecided(contest.name, f"a question with only {only!r} votes in the file"
+                         + (" (a retention published with its Yes votes only)" if answer(only) == "yes" else "")
+                         + ": both answers' votes are needed to compare them")
+    write_ins = _write_ins_may_have_won(contest, named, buckets)
+    if write_ins is not None:
+        return write_ins
     if contest.uncertain:
         return _with_hidden_counts(contest, named, multi_seat_rule, law)
     return check_automatic_recount(contest, multi_seat_rule, law=law)
+
+
+def _write_ins_may_have_won(contest: Contest, named: list[str], buckets: set[str]) -> Undecided | None:
+    """An aggregate write-in line with more votes than the last named winner: one write-in candidate may hold
+    them all and have won a seat, and the file does not say who. Never a named candidate's win: undecided,
+    with why."""
+    if not buckets or len(named) < 1:
+        return None
+    ranked = sorted((contest.totals[c] for c in named), reverse=True)
+    seats = min(contest.seats, len(ranked))
+    last_winner = ranked[seats - 1]
+    for bucket in contest.choices:
+        if bucket in buckets and contest.totals[bucket] > last_winner:
+            who = next(c for c in named if contest.totals[c] == last_winner)
+            return Undecided(contest.name, f"write-ins may have won: the write-in line {bucket!r} holds "
+                             f"{contest.totals[bucket]:,} votes, more than {who} ({last_winner:,}), the "
+                             f"{'highest' if seats == 1 else 'last'} named winner; if one write-in candidate "
+                             "received them, that candidate won. Tally the write-ins by name")
+    return None
+
+
+def _seats_not_stated(contest: Contest, rule: MultiSeatRule, law: LawProfile) -> MarginDecision | Undecided:
+    """One seat where no other plausible number of seats changes the verdict; else undecided (`rules.seats`)."""
+    as_one = decide_contest(dataclasses.replace(contest, seats=1, seats_stated=True), rule, law=law)
+    buckets = set(contest.buckets)
+    named = [c for c in contest.choices if c not in buckets]
+    tried = plausible_seats(contest, named)
+    for k in tried:
+        other = decide_contest(dataclasses.replace(contest, seats=k, seats_stated=True), rule, law=law)
+        if _outcome(other) != _outcome(as_one):
+            held = SeatsHeld(seats=k, as_one=_verdict_of(as_one), as_other=_verdict_of(other),
+                             why_plausible=why_plausible(contest, k))
+            return Undecided(contest.name, held.reason(contest.name), seats_not_stated=True)
+    if isinstance(as_one, Undecided):
+        return as_one
+    reading = one_seat_reading(contest, tried)
+    readings = tuple(reading if r.startswith(ONE_SEAT_READING_START) else r for r in as_one.readings)
+    if reading not in readings:
+        readings += (reading,)
+    return dataclasses.replace(as_one, readings=readings)
+
+
+ONE_SEAT_READING_START = "one seat: the file does not say how many"
+
+
+def _outcome(result: MarginDecision | Undecided) -> bool | None:
+    """What the law's trigger says: an automatic recount (True) or not (False); None when undecided."""
+    return None if isinstance(result, Undecided) else result.automatic_recount
+
+
+def _verdict_of(result: MarginDecision | Undecided) -> str:
+    if isinstance(result, Undecided):
+        return "undecided"
+    if result.automatic_recount and result.highest and result.next_highest:
+        return f"automatic recount ({result.highest.choice} vs {result.next_highest.choice})"
+    return "automatic recount" if result.automatic_recount else "no automatic recount"
 
 
 def _with_hidden_counts(contest: Contest, named: list[str], rule: MultiSeatRule,

@@ -12,9 +12,10 @@ import json
 import sys
 
 from bot.commands.check_report import as_json, as_text, problems_json
-from bot.commands.common import add_returns_arguments, read_returns_file
+from bot.commands.common import add_returns_arguments, read_returns_file, refusal
 from bot.commands.errors import UsageError
 from bot.commands.law_option import ChosenLaw, add_law_argument, chosen_law
+from bot.terminal_text import escaped
 from rules.margin import DEFAULT_MULTI_SEAT_RULE, MultiSeatRule
 from rules.returns import ReturnsError
 from rules.verdicts import decide_returns
@@ -54,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     except ReturnsError as exc:
         if args.output_format == "json":
             print(json.dumps(problems_json(exc.problems, law), indent=2))
-        raise UsageError(_refusal(args, exc)) from None
+        raise UsageError(refusal(args.file, exc, "checked")) from None
     if args.contest:
         contests, undecided = _chosen(args, returns)
         verdicts = decide_returns(returns, rule, contests=contests, law=law.profile)
@@ -72,13 +73,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _refusal(args: argparse.Namespace, exc: ReturnsError) -> str:
-    count = len(exc.problems)
-    lines = [f"{args.file}: {count} problem{'s' if count != 1 else ''} in the returns; nothing was checked"]
-    lines += [f"  {p.location}: {p.message}" if p.location else f"  {p.message}" for p in exc.problems]
-    return "\n".join(lines)
-
-
 def _chosen(args: argparse.Namespace, returns):
     contests, undecided = [], []
     by_undecided = {u.contest.casefold().strip(): u for u in returns.undecided if u.contest}
@@ -88,7 +82,7 @@ def _chosen(args: argparse.Namespace, returns):
         except KeyError:
             found = by_undecided.get(name.casefold().strip())
             if found is None:
-                names = ", ".join(c.name for c in returns.contests[:10])
+                names = escaped(", ".join(c.name for c in returns.contests[:10]))
                 raise UsageError(f"--contest {name!r}: no such contest in {args.file} (contests: {names}"
                                  f"{', ...' if len(returns.contests) > 10 else ''})") from None
             undecided.append(found)

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bot.commands.errors import CommandFailed, UsageError
+from bot.terminal_text import escaped
 from rules.contest import Returns
-from rules.returns import FORMATS, ElectionKind, ReturnsError, parse_returns, read_returns
+from rules.returns import FORMATS, ElectionKind, ReadLimits, ReturnsError, parse_returns, read_returns
+from rules.returns.limits import DEFAULT_LIMITS, MIB
 
 if TYPE_CHECKING:  # the database layer (SQLAlchemy, Alembic) is imported by the commands that use it
     from storage.db import Database
@@ -31,6 +33,15 @@ def add_returns_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a party primary (one contest per party) or a general election; default: what the "
                              "file's name or content says, and where neither does, contests whose verdict "
                              "depends on it are left undecided")
+    parser.add_argument("--max-size", type=_megabytes, default=DEFAULT_LIMITS.max_file_bytes // MIB, metavar="MB",
+                        help="refuse a results file larger than this many MiB, before reading it (default: "
+                             "%(default)s; a statewide precinct file is some 20)")
+
+
+def _megabytes(value: str) -> int:
+    if not value.strip().isdigit() or not 1 <= int(value) <= 64 * 1024:
+        raise argparse.ArgumentTypeError(f"{value!r}: expected a whole number of MiB, 1 to 65536")
+    return int(value)
 
 
 def parse_seats(values: list[str]) -> dict[str, int]:
@@ -61,32 +72,54 @@ def read_input_file(path: Path, *, named: str, kind: str, missing_hint: str = ""
         raise UsageError(f"{named}: cannot read ({exc.strerror})") from None
 
 
-def _file_bytes(path: Path) -> bytes:
-    return read_input_file(path, named=str(path), kind="a returns file")
+def file_bytes(args: argparse.Namespace) -> bytes:
+    """The file's bytes, read no further than the size limit (and one byte) so a file too large is never held."""
+    limit = _limits(args).max_file_bytes
+    try:
+        too_large = args.file.stat().st_size > limit  # known before a byte is read (a pipe says 0: read to the limit)
+    except OSError:
+        too_large = False  # read_input_file names what is wrong with the path
+    data = b"" if too_large else read_input_file(args.file, named=str(args.file), kind="a returns file", limit=limit)
+    if too_large or len(data) > limit:
+        raise UsageError(f"{args.file}: is larger than {limit // MIB:,} MiB, the limit for a results file; nothing was "
+                         "read (--max-size MB to raise it)")
+    return data
+
+
+def _limits(args: argparse.Namespace) -> ReadLimits:
+    return ReadLimits(max_file_bytes=getattr(args, "max_size", DEFAULT_LIMITS.max_file_bytes // MIB) * MIB)
 
 
 def _reading_options(args: argparse.Namespace) -> dict:
     return {"format": args.input_format, "seats": parse_seats(args.seats) or None,
-            "election_kind": getattr(args, "election_kind", None), "file_name": args.file.name}
+            "election_kind": getattr(args, "election_kind", None), "file_name": args.file.name,
+            "limits": _limits(args)}
 
 
 def read_returns_file(args: argparse.Namespace) -> Returns:
     """What `args.file` lets us decide (rules.returns.read_returns); ReturnsError if it cannot be read at all."""
-    data = _file_bytes(args.file)
+    data = file_bytes(args)
     return read_returns(data, **_reading_options(args))
 
 
-def load_returns(args: argparse.Namespace, *, done: str = "checked") -> Returns:
-    """The complete returns in `args.file`; UsageError listing every problem ("nothing was <done>") otherwise."""
-    path: Path = args.file
-    data = _file_bytes(path)
+def load_returns(args: argparse.Namespace, *, done: str = "checked", data: bytes | None = None) -> Returns:
+    """The complete returns in `args.file` (or its `data`, already read); UsageError listing every problem
+    ("nothing was <done>") otherwise."""
+    if data is None:
+        data = file_bytes(args)
     try:
         return parse_returns(data, **_reading_options(args))
     except ReturnsError as exc:
-        count = len(exc.problems)
-        lines = [f"{path}: {count} problem{'s' if count != 1 else ''} in the returns; nothing was {done}"]
-        lines += [f"  {p.location}: {p.message}" if p.location else f"  {p.message}" for p in exc.problems]
-        raise UsageError("\n".join(lines)) from None
+        raise UsageError(refusal(args.file, exc, done)) from None
+
+
+def refusal(path: Path, exc: ReturnsError, done: str) -> str:
+    """Every problem of a file that cannot be read, one a line, names from the file escaped (a name must not be
+    able to repaint the terminal or forge a line)."""
+    count = len(exc.problems)
+    lines = [f"{path}: {count} problem{'s' if count != 1 else ''} in the returns; nothing was {done}"]
+    lines += [f"  {p.location}: {p.message}" if p.location else f"  {p.message}" for p in exc.problems]
+    return "\n".join(escaped(line) for line in lines)
 
 
 def parse_date(value: str, option: str) -> dt.date:

@@ -17,6 +17,7 @@ import dataclasses
 from bot.commands.common import (
     add_returns_arguments,
     console_actor,
+    file_bytes,
     load_returns,
     open_database,
     parse_date,
@@ -24,7 +25,7 @@ from bot.commands.common import (
 )
 from bot.commands.errors import UsageError
 from bot.commands.law_option import add_law_argument, chosen_law
-from bot.terminal_text import said
+from bot.terminal_text import escaped, said
 
 
 def register(subparsers) -> None:
@@ -66,9 +67,9 @@ def run(args: argparse.Namespace) -> int:
     election_date = parse_date(args.election_date, "--election-date")
     team = slack_id(args.team, "--team", "TE", "T0123ABCD") if args.team else None
     law = chosen_law(args)
-    returns = load_returns(args, done="imported")  # every problem in the file, before the database is opened
+    source = file_bytes(args)  # read once, to its size limit
+    returns = load_returns(args, done="imported", data=source)  # every problem, before the database is opened
     returns = dataclasses.replace(returns, readings=returns.readings + (law.reading,))
-    source = args.file.read_bytes()
     db = open_database()
     services = Services(db)
     try:
@@ -81,12 +82,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{said(exc.words)} Nothing was imported.") from None
     finally:
         db.dispose()
-    print(result.describe())
+    print(escaped(result.describe()))
     print(law.line)
     for reading in returns.readings:
-        print(f"Reading: {reading}")
+        print(escaped(f"Reading: {reading}"))
     for aside in returns.set_aside:
         print(f"Set aside: {aside.count:,} {aside.kind} row{'s' if aside.count != 1 else ''} (not votes for a choice)")
     for note in returns.notes:
-        print(f"Note: {note}")
+        print(escaped(f"Note: {note}"))
     return 0

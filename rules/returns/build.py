@@ -2,14 +2,16 @@
 
 Each parser fills `Draft`s (plain mutable dicts, cheap to update per row) and reports, row by row,
 what it set aside and what it could not read. `finish` then, for every format alike:
+0. makes one contest of names that differ only by spacing, punctuation or case (`spellings`);
 1. sets aside units whose votes are the sum of the others (`subtotals`);
 2. reads a contest whose choices are Yes and No (For/Against, Yes/For and No/Against) as a question,
    unless the format said what it is;
 3. takes the seats from "(Vote For N)" in a contest's name where the format gives no number, applies
-   the caller's seat numbers, and says where one seat was assumed;
+   the caller's seat numbers, and marks a contest whose seats nobody stated (`Contest.seats_stated`:
+   `rules.seats` decides whether one seat can be read);
 4. settles the kind of election and splits party primaries (`primaries`);
 5. leaves undecided every contest with a row it could not read (each with why and where), and keeps
-   every other contest;
+   every other contest, flagged when the file is one county's share of its district (`districts`);
 6. raises `ReturnsError` only when the file as a whole cannot be read.
 """
 from __future__ import annotations
@@ -17,10 +19,12 @@ from __future__ import annotations
 from typing import Iterable, Mapping
 
 from rules.contest import Contest, ContestKind, Returns, SetAside, Undecided
+from rules.returns.districts import part_of_district
 from rules.returns.draft import Draft, seats_location
 from rules.returns.options import ReadOptions
 from rules.returns.primaries import settle_election_kind
 from rules.returns.problems import ROWS_PER_UNDECIDED, Problem, Report
+from rules.returns.spellings import merge_spellings
 from rules.returns.subtotals import set_aside_sum_subtotals
 from rules.row_kinds import is_question, is_write_in_bucket, seats_in_name
 
@@ -34,7 +38,7 @@ def finish(
 ) -> Returns:
     """Build the Returns; raise ReturnsError only for problems of the whole file (see the module docstring)."""
     options = options or ReadOptions(seats=seats)
-    drafts = [d for d in drafts if d.choices or d.name in report.contest_problems]
+    drafts = merge_spellings([d for d in drafts if d.choices or d.name in report.contest_problems], report)
     for draft in drafts:
         if draft.votes_by_unit:
             set_aside_sum_subtotals(draft, report)
@@ -59,22 +63,26 @@ def finish(
             assumed += 1
     readable = [d for d in drafts if d.name not in report.contest_problems]
     readable, readings = settle_election_kind(readable, options, report)
+    readings = report.readings + readings
     if assumed:
         readings.append(f"{assumed} contest{'s' if assumed != 1 else ''}: the file does not say how many seats; "
-                        'read as one seat each (--seats "CONTEST=N" to say)')
-    contests = [_contest(d) for d in readable]
+                        "read as one seat each where no other plausible number of seats changes the verdict, else "
+                        'undecided ("seats not stated"; --seats "CONTEST=N" to say)')
+    contests = [_contest(d, report.one_county) for d in readable]
     if text_has_replacement_character:  # the caller knows cheaply whether the scan can find anything
         _note_replacement_characters(contests, report)
     return Returns(contests=tuple(contests), source_format=source_format, notes=report.notes,
                    set_aside=_set_aside(report), undecided=_undecided(report), readings=tuple(readings))
 
 
-def _contest(draft: Draft) -> Contest:
+def _contest(draft: Draft, one_county: str = "") -> Contest:
     return Contest(
         name=draft.name, choices=tuple(draft.choices), votes_by_unit=draft.votes_by_unit,
         seats=draft.seats if draft.seats is not None else 1, kind=draft.kind, choice_details=draft.details,
         uncertain=draft.uncertain, readings=tuple(draft.readings),
-        if_primary=tuple(_contest(part) for part in draft.if_primary),
+        if_primary=tuple(_contest(part, one_county) for part in draft.if_primary),
+        seats_stated=draft.seats is not None or draft.kind is not ContestKind.CANDIDATE,
+        part_of_district=part_of_district(draft.name, one_county),
     )
 
 

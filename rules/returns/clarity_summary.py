@@ -107,7 +107,7 @@ class _Reader:
                 continue
             choice = cells[i_choice].strip()
             if not choice:
-                report.row_problem(table.location(row, CHOICE), "is empty; every row needs a choice", name)
+                report.nameless(table.location(row, CHOICE), name, cells[i_votes])
                 continue
             kind = choice_row_kind(choice)
             if kind is not None:

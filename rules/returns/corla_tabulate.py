@@ -77,7 +77,7 @@ def parse(source: Source, report: Report) -> list[Draft]:
             report.row_problem(table.location(row, "contest_name"), "is empty; every row needs a contest", None)
             continue
         if not choice:
-            report.row_problem(table.location(row, "choice"), "is empty; every row needs a choice", contest)
+            report.nameless(table.location(row, "choice"), contest, cells[table.columns["votes"]])
             continue
         kind = choice_row_kind(choice)
         if kind is not None:

@@ -43,8 +43,11 @@ def contest_title(text: str) -> tuple[str, int | None]:
     match = _VOTE_FOR.search(text)
     if match is None:
         return _TITLE_FOOTNOTE.sub("", text).strip(), None
-    name = (text[:match.start()] + " " + _TITLE_FOOTNOTE.sub("", text[match.end():])).strip()
-    return clean(name), int(match[1]) if len(match[1]) <= 3 else 0
+    before, after = text[:match.start()].strip(), _TITLE_FOOTNOTE.sub("", text[match.end():]).strip()
+    # Clear Creek's primary titles repeat the party on a second line: "Attorney General - DEM (Vote for  1) \nDEM".
+    if after and before.casefold().endswith(after.casefold()):
+        after = ""
+    return clean(f"{before} {after}"), int(match[1]) if len(match[1]) <= 3 else 0
 
 
 def records(source: Source, report: Report) -> Iterator[tuple[int, list[str]]]:

@@ -39,6 +39,7 @@ from rules.returns.dominion_common import (
 )
 from rules.returns.draft import Draft
 from rules.returns.problems import Report
+from rules.returns.seats_from_counts import BallotCounts
 from rules.returns.source import Source
 from rules.row_kinds import RowKind, choice_row_kind, is_subtotal_unit, normalise
 
@@ -73,6 +74,7 @@ def parse(source: Source, report: Report) -> list[Draft]:
     ignored = [clean(header[i]) for i in range(width)
                if i not in columns and header[i].strip() and not _ROUND.fullmatch(keys[i])]
     drafts: dict[str, Draft] = {}
+    ballots = BallotCounts.of(header)  # Total Ballots, Undervotes and Overvotes: the seats, where titles are silent
     first_row: dict[str, int] = {}
     titles: dict[str, tuple[str, int | None]] = {}  # Contest Title as written -> (name, seats)
     seen: dict[tuple[str, str, str], int] = {}
@@ -115,8 +117,7 @@ def parse(source: Source, report: Report) -> list[Draft]:
         name = title[0]
         draft = drafts[name]
         if not choice:
-            report.row_problem(f"row {row}, column {clean(header[i_choice])}", "is empty; every row needs a choice",
-                               name)
+            report.nameless(f"row {row}, column {clean(header[i_choice])}", name, cell)
             continue
         unit = clean(cells[i_unit]) if i_unit is not None else ""
         location = f"row {row}, column {votes_name}"
@@ -136,10 +137,11 @@ def parse(source: Source, report: Report) -> list[Draft]:
             subtotals.setdefault(name, []).append((unit, choice, votes, row))
             continue
         put(draft, unit, choice, votes)
+        ballots.add(name, unit, cells)
     if data_rows == 0 and not report.problems:
         report.problem("file", "has a header but no rows of returns")
     for name, figures in subtotals.items():
-        _settle_subtotals(drafts[name], figures, report)
+        settle_subtotals(drafts[name], figures, report)
     if ranked:
         for name in drafts:
             report.row_problem(f"row {first_row[name]}",
@@ -151,6 +153,7 @@ def parse(source: Source, report: Report) -> list[Draft]:
         report.note(f"columns {', '.join(ignored)} are not votes for a choice; only {votes_name} is read")
     for draft in drafts.values():
         drop_empty_write_ins_of_questions(draft, report)
+        ballots.settle(draft)
     return list(drafts.values())
 
 
@@ -174,7 +177,7 @@ def _columns(header: list[str], row: int, report: Report) -> tuple[int, int, int
     return contest, choice, votes, unit
 
 
-def _settle_subtotals(draft: Draft, figures: list, report: Report) -> None:
+def settle_subtotals(draft: Draft, figures: list, report: Report) -> None:
     """A subtotal row: cross-checked against the precinct rows of its choice and set aside; used as the count
     where the choice has no precinct rows."""
     below: dict[str, "int | Bound"] = {}

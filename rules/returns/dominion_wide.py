@@ -56,6 +56,7 @@ from rules.returns.dominion_common import (
     shown,
 )
 from rules.returns.draft import Draft
+from rules.returns.numbers import MAX_DIGITS
 from rules.returns.problems import Report
 from rules.row_kinds import RowKind, choice_row_kind, normalise
 
@@ -72,14 +73,39 @@ VOTE_TYPES = frozenset({
 Figures = dict  # choice -> int | Bound
 
 
+UNIT_HEADERS = ("precinct", "precinct portion")  # Larimer's statement counts precinct portions ("2155135538 - 03")
+
+
+# Column names of a long table (a row per precinct, contest and choice), never of a table with a column per choice.
+_LONG_FORM_WORDS = frozenset({"contest", "contest name", "contest title", "candidate", "candidate name", "choice",
+                              "choice name", "office", "race"})
+
+
 def is_header(cells: list[str]) -> bool:
-    """A table's header: "Precinct" first, then a column that is not votes (Times Cast, Registered Voters...)."""
-    return bool(cells) and header_key(cells[0]) == "precinct" and any(
-        c.strip() and choice_row_kind(c) is not None for c in cells[1:])
+    """A table's header: "Precinct" (or "Precinct Portion") first, then a column that is not votes (Times Cast,
+    Registered Voters, Total Votes...), and no column of a long table (CONTEST, CANDIDATE: Arapahoe's export)."""
+    return bool(cells) and cells[0][:1] in "Pp \n" and header_key(cells[0]) in UNIT_HEADERS and any(
+        c.strip() and choice_row_kind(c) is not None for c in cells[1:]) and not any(
+        header_key(c).replace("_", " ") in _LONG_FORM_WORDS for c in cells[1:])
+
+
+def has_choices(records: list[tuple[int, list[str]]]) -> bool | None:
+    """None: no table header at all; False: tables of turnout only (Registered Voters, Voters Cast); True: a
+    table with a column per choice."""
+    found = None
+    for _, cells in records:
+        if is_header(cells):
+            found = bool(found) or "choice" in _roles(cells)[0]
+    return found
+
+
+# Adams County 2020: a precinct too small to publish, its votes already in another precinct's row ("REDACTED -
+# INCLUDED IN PRECINCT 6253001226 RESULTS"), or in another county's returns ("... IN WELD COUNTY TOTALS").
+_MOVED = re.compile(r"\s*redacted\s*-\s*included in (?P<where>.+?)(?:\s+results|\s+totals)?\s*\.?\s*", re.I)
 
 
 def _is_page(cells: list[str]) -> bool:
-    return bool(cells) and _PAGE.fullmatch(cells[0].strip()) is not None
+    return bool(cells) and cells[0][:1] in "Pp " and _PAGE.fullmatch(cells[0].strip()) is not None
 
 
 def _has_data(cells: list[str]) -> bool:
@@ -87,7 +113,15 @@ def _has_data(cells: list[str]) -> bool:
 
 
 def _is_subtotal(label: str) -> bool:
-    key = header_key(label)
+    return "otal" in label and _is_subtotal_key(header_key(label))  # "... - Total", "Total - ...", "Grand Total"
+
+
+def _total_key(label: str) -> str:
+    """A label's key where it may name a total ("Electionwide - Total", "Total"); "" for the rest (precincts)."""
+    return header_key(label) if "otal" in label or "OTAL" in label else ""
+
+
+def _is_subtotal_key(key: str) -> bool:
     return key.endswith(" - total") or key.startswith("total - ") or key in ("contest total", "grand total")
 
 
@@ -101,17 +135,38 @@ class _Table:
     rows: list[tuple[int, list[str]]] = field(default_factory=list)
     refused: bool = False  # a row was refused (reported): its total cannot be checked, nor hidden counts read
 
-    @property
-    def choices(self) -> list[int]:
-        return [i for i, role in enumerate(self.roles) if role == "choice"]
+    def __post_init__(self) -> None:
+        self.choices = [i for i, role in enumerate(self.roles) if role == "choice"]
+        self._named = [(i, self.names[i]) for i in self.choices]
+        self.names_of_choices = [name for _, name in self._named]
+        self.hidden = False  # a row hides a count ("****")
+        self._spacers = [i for i, role in enumerate(self.roles) if role == "spacer"]
+        self._repeats = [i for i, role in enumerate(self.roles) if role == "repeat"]
+        self._checked = bool(self._spacers or self._repeats)
+        self._data = [i for i, role in enumerate(self.roles) if role not in ("label", "repeat")]
+        self._has_data: dict[int, bool] = {}  # id(row's cells) -> has_data (the rows live as long as the table)
 
     def has_data(self, cells: list[str]) -> bool:
-        """True for a row with numbers; a heading has none (beyond its name, repeated where the page is split)."""
-        return any(cell.strip() and (i >= len(self.roles) or self.roles[i] not in ("label", "repeat"))
-                   for i, cell in enumerate(cells))
+        """True for a row with numbers; a heading has none (beyond its name, repeated where the page is split).
+        Asked of each row several times: the answer is kept, by the row's identity."""
+        known = self._has_data.get(id(cells))
+        if known is None:
+            known = self._has_data[id(cells)] = self._data_in(cells)
+        return known
+
+    def _data_in(self, cells: list[str]) -> bool:
+        count = len(cells)
+        for i in self._data:  # a precinct row answers at its first column (Times Cast)
+            if i < count and cells[i] and not cells[i].isspace():
+                return True
+        return any(cell.strip() for cell in cells[len(self.roles):])
+
+
+ONE_COUNTY = "one county's statement of votes cast"
 
 
 def parse(records: list[tuple[int, list[str]]], report: Report) -> list[Draft]:
+    report.one_county = report.one_county or ONE_COUNTY  # Results Tally & Reporting counts one county's ballots
     headers = [i for i, (_, cells) in enumerate(records) if is_header(cells)]
     drafts: dict[str, Draft] = {}
     start, previous, tables = 0, None, 0
@@ -120,7 +175,7 @@ def parse(records: list[tuple[int, list[str]]], report: Report) -> list[Draft]:
         title = _title(records, start, h, report)
         header, body_start = _header(records, h)
         body_end = _body_end(records, body_start, next_header)
-        table_rows = [(r, c) for r, c in records[body_start:body_end] if any(x.strip() for x in c)]
+        table_rows = [(r, c) for r, c in records[body_start:body_end] if any(c) and any(x.strip() for x in c)]
         roles, names = _roles(header)
         if "choice" not in roles:  # the turnout page: its title row is a report title like the others
             if title is not None:
@@ -212,7 +267,7 @@ def _roles(header: list[str]) -> tuple[list[str], list[str]]:
             roles.append("label")
         elif not name:
             roles.append("spacer")
-        elif header_key(name) == "precinct":
+        elif header_key(name) in UNIT_HEADERS:
             roles.append("repeat")
         elif choice_row_kind(name) is not None:
             roles.append("stat")
@@ -222,43 +277,63 @@ def _roles(header: list[str]) -> tuple[list[str], list[str]]:
 
 
 def _figures(table: _Table, row: int, cells: list[str], report: Report) -> Figures | None:
-    """The choices' figures of one row; None when a cell is refused (reported)."""
+    """The choices' figures of one row; None when a cell is refused (reported). Runs once a precinct and
+    contest: a plain count is read in place, anything else by `read_count`."""
     width = len(table.roles)
     if len(cells) < width:
         cells = cells + [""] * (width - len(cells))
-    elif any(c.strip() for c in cells[width:]):
+    elif len(cells) > width and any(c.strip() for c in cells[width:]):
         report.row_problem(f"row {row}", f"has {len(cells)} cells but the header has {width} columns", table.name)
         return None
-    label, ok, figures = cells[0].strip(), True, {}
-    for i, role in enumerate(table.roles):
-        cell = cells[i].strip()
-        if role == "choice":
-            figure = read_count(cell, f"row {row}, column {table.names[i]}", report, table.name)
-            if figure is None:
-                ok = False
-            else:
-                figures[table.names[i]] = figure
-        elif role == "spacer" and cell and not _PERCENT.fullmatch(cell):
-            report.row_problem(f"row {row}, column {i + 1}", f"holds {cell!r}, but the column has no name in the "
-                                                             "header (only percentages are expected there)", table.name)
+    ok = True
+    figures: dict[str, int | Bound] = {}
+    for i, name in table._named:
+        cell = cells[i]
+        if cell.isdigit() and len(cell) <= MAX_DIGITS and cell.isascii():
+            figures[name] = int(cell)
+            continue
+        figure = read_count(cell.strip(), f"row {row}, column {name}", report, table.name)
+        if figure is None:
             ok = False
-        elif role == "repeat" and cell and cell != label:
-            report.row_problem(f"row {row}, column {table.names[i]}", f"names {cell!r}, but the row is {label!r}",
-                               table.name)
-            ok = False
+        else:
+            figures[name] = figure
+            table.hidden = table.hidden or type(figure) is Bound
+    if table._checked:
+        ok = _other_columns(table, row, cells, report) and ok
     table.refused = table.refused or not ok
     return figures if ok else None
 
 
+def _other_columns(table: _Table, row: int, cells: list[str], report: Report) -> bool:
+    """The columns with no name hold only percentages; a repeated Precinct column names the row's precinct."""
+    ok = True
+    for i in table._spacers:
+        cell = cells[i]
+        if cell and cell[-1:] != "%":  # empty or a percentage ("65.00%"): the common cases, decided at once
+            cell = cell.strip()
+            if cell and not _PERCENT.fullmatch(cell):
+                report.row_problem(f"row {row}, column {i + 1}", f"holds {cell!r}, but the column has no name in the "
+                                   "header (only percentages are expected there)", table.name)
+                ok = False
+    for i in table._repeats:
+        cell = cells[i]
+        if cell and cell != cells[0] and cell.strip() != cells[0].strip():
+            report.row_problem(f"row {row}, column {table.names[i]}", f"names {cell.strip()!r}, but the row is "
+                               f"{cells[0].strip()!r}", table.name)
+            ok = False
+    return ok
+
+
 def _read_table(table: _Table, draft: Draft, report: Report) -> None:
     """Walk one table's rows (see the module docstring); then check its total and store its units."""
-    totals_layout = any(header_key(c[0]) == "total" and table.has_data(c) for _, c in table.rows)
+    totals_layout = any(c[0][:6].strip().casefold() == "total" and table.has_data(c) for _, c in table.rows)
     units: dict[str, tuple[int, Figures]] = {}  # precinct -> (row, figures), first listing
     heading: tuple[int, str] | None = None
     parts: list[tuple[int, Figures | None]] = []
-    first_heading: str | None = None
     grand: tuple[int, Figures] | None = None
+    top_total = _top_total_key(table)
     after_subtotal = False
+    moved_rows: list[tuple[int, str, str]] = []  # (row, precinct, where its votes are reported)
 
     def record(unit: str, row: int, figures: Figures | None) -> bool:
         """Keep a precinct's first listing; False when it was listed before (then checked and set aside)."""
@@ -304,19 +379,24 @@ def _read_table(table: _Table, draft: Draft, report: Report) -> None:
         if not table.has_data(cells):
             close()
             heading, after_subtotal = (row, label), False
-            first_heading = first_heading or label
             continue
         if not label:
             report.row_problem(f"row {row}", "has numbers but no precinct", table.name)
             continue
-        key = header_key(label)
-        if _is_subtotal(label):
+        key = _total_key(label)
+        if key and _is_subtotal_key(key):
             close()
             report.set_aside(RowKind.SUBTOTAL, f"row {row}")
-            if grand is None and first_heading and key == header_key(first_heading) + " - total":
+            if grand is None and key == top_total:
                 figures = _figures(table, row, cells, report)  # only the top group's total is read
                 grand = (row, figures) if figures else None
             after_subtotal = True
+            continue
+        moved = _moved_to(table, cells)
+        if moved is not None:
+            close()
+            report.set_aside(RowKind.MOVED, f"row {row}")
+            moved_rows.append((row, label, moved))
             continue
         if key == "total":
             if heading is None:
@@ -329,7 +409,7 @@ def _read_table(table: _Table, draft: Draft, report: Report) -> None:
             record(heading[1], row, figures)
             heading, parts = None, []
             continue
-        vote_type = normalise(label) in VOTE_TYPES
+        vote_type = not label[:1].isdigit() and normalise(label) in VOTE_TYPES
         if heading is not None and (totals_layout or vote_type):
             parts.append((row, _figures(table, row, cells, report)))
             continue
@@ -339,7 +419,58 @@ def _read_table(table: _Table, draft: Draft, report: Report) -> None:
         close()
         record(label, row, _figures(table, row, cells, report))
     close()
+    _finish_table(table, draft, units, grand, moved_rows, report)
+
+
+def _finish_table(table: _Table, draft: Draft, units: dict, grand, moved_rows: list, report: Report) -> None:
+    if moved_rows and _all_elsewhere(table, draft, units, moved_rows, report):
+        return
     _store(table, draft, units, grand, report)
+
+
+def _top_total_key(table: _Table) -> str | None:
+    """The label of the table's total: the top group's ("County - Total" under the heading "County"), or, in a
+    table with no group headings (Jefferson, Adams 2020), its one "Electionwide - Total"."""
+    for _, cells in table.rows:
+        if not _is_page(cells) and not table.has_data(cells):
+            return header_key(clean(cells[0])) + " - total"
+    labels = {header_key(c[0]) for _, c in table.rows if ("otal" in c[0] or "OTAL" in c[0]) and _is_subtotal(c[0])
+              and table.has_data(c)}
+    return labels.pop() if len(labels) == 1 else None
+
+
+def _moved_to(table: _Table, cells: list[str]) -> str | None:
+    """Where a row's votes are reported when the row says so instead of giving them ("REDACTED - INCLUDED IN
+    PRECINCT 6253001226 RESULTS" in its first choice cell, the rest empty); None for a row of counts."""
+    first = cells[table.choices[0]] if table.choices and table.choices[0] < len(cells) else ""
+    if not first[:1].isalpha():  # a count, a mask, a percentage: the common case, decided at once
+        return None
+    texts = [cells[i].strip() for i in table.choices if i < len(cells) and cells[i].strip()]
+    if len(texts) != 1:
+        return None
+    match = _MOVED.fullmatch(texts[0])
+    return clean(match["where"]) if match else None
+
+
+def _all_elsewhere(table: _Table, draft: Draft, units: dict, moved_rows, report: Report) -> bool:
+    """Say where the votes of redacted rows are; True when none of the table's votes are in this file (every
+    row's are in another county's returns: Adams's Lochbuie contests, counted in Weld County)."""
+    places = sorted({where for _, _, where in moved_rows})
+    precincts = [p for p in places if p.casefold().startswith("precinct")]
+    if precincts:
+        report.note(f"{table.name!r}: {len(moved_rows)} row{'s' if len(moved_rows) != 1 else ''} give no counts: "
+                    f"their votes are included in another precinct's row ({', '.join(precincts[:3])}"
+                    f"{', ...' if len(precincts) > 3 else ''}), where they are counted once", kind="votes moved")
+    others = [p for p in places if p not in precincts]
+    if others and not units:
+        report.row_problem(f"row {moved_rows[0][0]}", f"no votes of {table.name!r} are in this file: every precinct "
+                           f"with votes says they are included in {' and '.join(others)} (as "
+                           f"{moved_rows[0][1]!r} does); decide it from those returns", table.name)
+        return True
+    if others:
+        report.note(f"{table.name!r}: some precincts' votes are included in {' and '.join(others)}, not in this "
+                    "file: the verdict is on the votes this file holds", kind="votes moved")
+    return False
 
 
 def _check_parts(table: _Table, unit: str, row: int, total: Figures | None, parts, report: Report) -> None:
@@ -360,15 +491,20 @@ def _check_parts(table: _Table, unit: str, row: int, total: Figures | None, part
 
 def _store(table: _Table, draft: Draft, units: dict, grand, report: Report) -> None:
     """Check the table against its total, read hidden cells from it, and put its units into the draft."""
-    counts: dict[str, Figures] = {unit: dict(figures) for unit, (_, figures) in units.items()}
+    # Copied only where hidden counts will be taken out of them (the rows' own figures are not needed after).
+    counts: dict[str, Figures] = {unit: dict(figures) if table.hidden else figures
+                                  for unit, (_, figures) in units.items()}
     masked: set[str] = set()
     if grand is not None and not table.refused:  # a refused row would only be reported again as a wrong total
         grand_row, totals = grand
         for choice, total in totals.items():
             if not isinstance(total, int):
                 continue
-            exact = sum(f[choice] for f in counts.values() if isinstance(f.get(choice), int))
-            hidden = [u for u, f in counts.items() if isinstance(f.get(choice), Bound)]
+            if table.hidden:  # some rows hide counts ("****"): tell them from the exact ones
+                exact = sum(f[choice] for f in counts.values() if isinstance(f.get(choice), int))
+                hidden = [u for u, f in counts.items() if isinstance(f.get(choice), Bound)]
+            else:
+                exact, hidden = sum(f.get(choice, 0) for f in counts.values()), []
             summed: int | Bound = exact
             for unit in hidden:
                 summed = add(summed, counts[unit][choice])
@@ -386,9 +522,19 @@ def _store(table: _Table, draft: Draft, units: dict, grand, report: Report) -> N
             report.note(f"{table.name!r}: {len(masked)} precinct{'s' if len(masked) != 1 else ''} hide counts for "
                         f"privacy; their votes, the total (row {grand_row}) less the precincts shown, are read as the "
                         f"unit {HIDDEN_UNIT!r}: {votes}", kind="hidden counts")
-    for choice in (table.names[i] for i in table.choices):
+    _put_units(table, draft, counts, report)
+
+
+def _put_units(table: _Table, draft: Draft, counts: dict[str, Figures], report: Report) -> None:
+    """The table's units into the draft; a precinct already there (another table of the contest) must agree."""
+    for choice in table.names_of_choices:
         draft.choices.setdefault(choice, None)
     for unit, figures in counts.items():
+        if not figures:  # every count hidden, and read from the total as the unit HIDDEN_UNIT
+            continue
+        if unit not in draft.votes_by_unit and not any(type(f) is Bound for f in figures.values()):
+            draft.votes_by_unit[unit] = figures  # the common case: a precinct first seen, every count exact
+            continue
         for choice, figure in figures.items():
             known = draft.votes_by_unit.get(unit, {})
             if choice in known:

@@ -6,7 +6,8 @@ Quirks of the real Colorado files, 2002-2024 (see tests/rules/test_returns_opene
   ("Total" in Douglas 2018), turnout ("Registration", "Ballots") or over/under votes ("Over Vote",
   "Under-votes"); and a row with a blank candidate whose votes are the total of its contest, or of
   one party's candidates, at its unit (the statewide files of 2002-2014 carry one after every
-  county's candidates). A blank-candidate row that is neither is a problem of its contest.
+  county's candidates). A blank-candidate row that is neither names no choice: set aside and named
+  (`Report.nameless`), never counted and never a reason to withhold a verdict.
 - Subtotal rows sit among the unit rows: county TOTAL/TOTALS (any case) or blank, and with a
   precinct column a precinct that names the county ("CO", "EL PASO CO", "Total", blank). Counting
   them would double every total. Where a candidate has rows beneath one, it is cross-checked
@@ -47,9 +48,12 @@ TOTAL_NAMES = frozenset({"", "TOTAL", "TOTALS"})
 YES, NO = "Yes", "No"
 # Offices whose "candidates" are judges standing for retention (Colo. Const. art. VI, sec. 25), as
 # the files name them: "Supreme Court", "Court of Appeals", "District Court, 1st Judicial District",
-# "County Court, Adams"; Denver's probate and juvenile courts too.
+# "County Court, Adams"; Denver's probate and juvenile courts too; and as the 2008 precinct files do:
+# "County judge" and "District Judge" (Boulder: each judge's Yes votes under one office, never a race
+# between the judges), "Justice of the Colorado Supreme Court".
 RETENTION_OFFICE = re.compile(
-    r"\s*(?:supreme court|court of appeals|(?:denver\s+)?(?:district|county|probate|juvenile)\s+court)\b", re.I)
+    r"\s*(?:supreme court|court of appeals|(?:denver\s+)?(?:district|county|probate|juvenile)\s+court"
+    r"|(?:county|district|probate|juvenile)\s+judge|justice of the\b|judge of the\b)\b", re.I)
 # A retention office whose rows name the answers rather than the judge is an ordinary yes/no contest.
 _ANSWERS = frozenset({"yes", "no", "for", "against"})
 
@@ -93,6 +97,9 @@ def parse(source: Source, report: Report) -> list[Draft]:
     if table.ignored:
         report.note(f"columns {', '.join(table.ignored)} ignored: the votes column holds each row's total")
     tallies = _read_rows(table, report)
+    counties = {county for t in tallies.values() for county, _ in t.leaves}
+    if len(counties) == 1 and "precinct" in table.columns and "county" in table.columns:
+        report.one_county = f"one county's returns ({next(iter(counties))})"  # a county's precinct file
     if table.data_rows == 0 and not report.problems:
         report.problem("file", "has a header but no rows of returns")
     _check_question_rows(table, tallies, report)
@@ -323,7 +330,7 @@ def _note_unpaired_retention(tallies: dict[str, _Tally], report: Report) -> None
     names = list(offices)
     shown = ", ".join(names[:6]) + (f" and {len(names) - 6} more" if len(names) > 6 else "")
     report.note(f"retention: no 'No' votes in the file for {shown}; each judge is read as its own question "
-                f"(e.g. {offices[names[0]]!r}) with only its Yes votes: not checkable (shown as uncontested)")
+                f"(e.g. {offices[names[0]]!r}) with only its Yes votes: not checkable, so left undecided")
 
 
 def _resolve(tally: _Tally, table: Table, report: Report, used: set[int]) -> Draft:
@@ -441,9 +448,10 @@ def _settle_blank_rows(tally: _Tally, draft: Draft, report: Report) -> None:
             continue
         total = _sum(groups[""])
         shown = f"{total:,}" if isinstance(total, int) else f"{total.low:,} or more"
-        report.row_problem(f"row {row}", f"has no candidate, and its {votes:,} votes are not the total of "
-                           f"{tally.name!r} at {_where(level_key)} ({shown}) nor of one party's candidates there",
-                           tally.name)
+        # Not a total: votes on a row naming no candidate. Never a vote for a candidate, so set aside and named
+        # (the 2002 statewide file's U.S. House District 7 rows), never a reason to withhold the verdict.
+        report.nameless(f"row {row}, column candidate", tally.name, f"{votes:,}",
+                        f"not the total at {_where(level_key)} ({shown}) nor of one party's candidates there")
 
 
 def _sum(values: list[int | Bound]) -> int | Bound:

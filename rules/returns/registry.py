@@ -5,8 +5,9 @@ A reader module provides:
     detect(head)  True when `head` (the start of the file) is in this format
     parse(source, report) -> list[Draft]
 Detection tries the formats in the order below, most particular first: a Colorado SoS precinct file
-also has the columns a looser format would accept. JSON is NIST; XML is Clarity's detail.xml. An Excel
-workbook is read as the CSV of its first worksheet (`xlsx`), then detected like any CSV.
+also has the columns a looser format would accept; a county's long-form export (`longform`), found by
+header words, comes after every format with fixed column names. JSON is NIST; XML is Clarity's detail.xml.
+An Excel workbook is read worksheet by worksheet (`workbook`), each detected like a CSV.
 Modules are imported when first used, so `check` on a CSV does not load the XML or JSON readers.
 """
 from __future__ import annotations
@@ -28,6 +29,7 @@ READERS: dict[str, str] = {
     "dominion-sov": "rules.returns.dominion_sov",
     "openelections": "rules.returns.openelections_csv",
     "template": "rules.returns.template_csv",
+    "county-export": "rules.returns.longform",
     "clarity-detail": "rules.returns.clarity_detail",
     "nist": "rules.returns.nist_json",
 }

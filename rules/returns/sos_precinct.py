@@ -118,7 +118,7 @@ class _Reader:
             party = cells[i_party] if i_party is not None else ""
             known = tally.seen.get(cells[i_choice])
             if known is None or known[1] != party:
-                known = self._choice(tally, row, cells[i_choice], party, known)
+                known = self._choice(tally, row, cells[i_choice], party, known, cells[i_votes])
                 if known is None:
                     continue
             choice = known[0]
@@ -178,14 +178,14 @@ class _Reader:
         self.tallies[raw] = tally
         return tally
 
-    def _choice(self, tally: _Tally, row: int, raw: str, party: str, known: tuple[str, str] | None):
+    def _choice(self, tally: _Tally, row: int, raw: str, party: str, known: tuple[str, str] | None,
+                votes: str = ""):
         """(name, Party cell of its first row) for a Choice cell first seen in this contest, or seen with
         another Party cell; None when the row is set aside or refused."""
         if known is None:
             name = raw.strip()
             if not name:
-                self.report.row_problem(self.table.location(row, "choice"), "is empty; every row needs a choice",
-                                        tally.name)
+                self.report.nameless(self.table.location(row, "choice"), tally.name, votes)
                 return None
             if (kind := choice_row_kind(name)) is not None:
                 self.report.set_aside(kind, f"row {row}")

@@ -75,8 +75,10 @@ def parse(source: Source, report: Report) -> list[Draft]:
                 continue
             if not contest:
                 problem(table.location(row, "contest"), "is empty; every row needs a contest", None)
-            if not choice:
-                problem(table.location(row, "choice"), "is empty; every row needs a choice", contest or None)
+                if not choice:
+                    problem(table.location(row, "choice"), "is empty; every row needs a choice", None)
+            else:  # a row naming no choice is never a vote for one: set aside and named
+                report.nameless(table.location(row, "choice"), contest, cells[i_votes])
         if i_seats is not None:
             cell = cells[i_seats]
             if cell != agreed_seats.get(contest) and cell.strip():

@@ -29,7 +29,7 @@ ASPEN = "Aspen Grove Library District - Trustee"
 CONTEST_KEYS = {
     "contest", "automatic_recount", "highest", "next_highest", "margin", "max_margin_for_recount", "rule",
     "readings", "citation", "reason", "outcome", "kind", "seats", "winners", "tie_for_last_seat", "tie_note",
-    "write_in_note",
+    "write_in_note", "part_of_district",
 }
 
 
@@ -160,10 +160,10 @@ def test_text_states_the_test_and_cites_every_verdict(example_text):
 def test_json_shape_and_types():
     data = check_json(EXAMPLE)
     assert set(data) == {"contests", "undecided", "set_aside", "source_format", "multi_seat_rule", "readings",
-                         "notes", "law"}
+                         "notes", "law", "sheets"}
     assert (data["law"]["key"], data["law"]["given"]) == ("1-13.5-1306", False)
     assert data["law"]["note"] == "no --law given: C.R.S. 1-13.5-1306 applied by default"
-    assert data["undecided"] == [] and data["set_aside"] == []
+    assert data["undecided"] == [] and data["set_aside"] == [] and data["sheets"] == []  # a CSV has no worksheets
     assert data["source_format"] == "template"
     assert data["multi_seat_rule"] == "last-winner-first-loser"
     assert isinstance(data["notes"], list)
@@ -297,7 +297,8 @@ def test_negative_votes(tmp_path):
     assert [c["contest"] for c in data["contests"]] == ["Board"]
     assert data["undecided"] == [{"contest": "Mayor", "reason": "a row of this contest cannot be read: row 2, column "
                                   "votes: must not be negative (got '-5')",
-                                  "rows": ["row 2, column votes: must not be negative (got '-5')"]}]
+                                  "rows": ["row 2, column votes: must not be negative (got '-5')"],
+                                  "seats_not_stated": False}]
 
 
 def test_fractional_votes(tmp_path):
@@ -426,21 +427,23 @@ def test_usage_errors_show_usage_and_exit_2():
 
 @pytest.mark.skipif(not OPENELECTIONS_2016.exists(), reason=f"{OPENELECTIONS_2016} is not on this machine")
 def test_openelections_2016_real_file():
-    data = check_json(OPENELECTIONS_2016)
+    result = recount_bot("check", OPENELECTIONS_2016, "--format", "json")
+    assert result.returncode == 3, result.stderr
+    data = json.loads(result.stdout)
     assert data["source_format"] == "openelections"
-    # 128 offices, plus each of the 11 judges standing for retention as its own Yes-only question: the
-    # file has no "No" votes, so they are uncontested (not checkable) rather than compared with each other.
-    assert len(data["contests"]) == 139
+    # 128 offices decided, and each of the 11 judges standing for retention as its own Yes-only question: the
+    # file has no "No" votes, so they are undecided (not checkable) rather than compared with each other.
+    assert len(data["contests"]) == 128
     assert [(s["kind"], s["count"]) for s in data["set_aside"]] == [("subtotal", 300)]
-    assert data["undecided"] == []
     assert any(note.startswith("retention: no 'No' votes in the file for Supreme Court, Court of Appeals")
                for note in data["notes"])
-    judges = [c for c in data["contests"] if c["contest"].startswith(("Supreme Court", "Court of Appeals"))]
-    assert len(judges) == 11
-    assert all(c["outcome"] == "uncontested" and c["kind"] == "question" for c in judges)
+    judges = [u for u in data["undecided"] if u["contest"].startswith(("Supreme Court", "Court of Appeals"))]
+    assert len(judges) == len(data["undecided"]) == 11
+    assert all("with only 'Yes' votes in the file (a retention published with its Yes votes only)" in u["reason"]
+               for u in judges)
     text = recount_bot("check", OPENELECTIONS_2016)
-    assert text.returncode == 0 and "Traceback" not in text.stderr
-    assert text.stdout.startswith("139 contests checked (openelections format)")
+    assert text.returncode == 3 and "Traceback" not in text.stderr
+    assert text.stdout.startswith("128 contests checked (openelections format)")
 
 
 @pytest.mark.skipif(not OPENELECTIONS_2018.exists(), reason=f"{OPENELECTIONS_2018} is not on this machine")
@@ -456,8 +459,8 @@ def test_legacy_console_encoding_does_not_fail(tmp_path):
     env = _clerk_env() | {"PYTHONIOENCODING": "cp1252"}
     result = subprocess.run([*_command(), "check", str(OPENELECTIONS_2016)], capture_output=True, env=env,
                             cwd=ROOT, timeout=120)
-    assert result.returncode == 0, result.stderr.decode("utf-8", "replace")
-    assert result.stdout.startswith(b"139 contests checked")
+    assert result.returncode == 3, result.stderr.decode("utf-8", "replace")  # the Yes-only retentions
+    assert result.stdout.startswith(b"128 contests checked")
 
 
 # ------------------------------------------------------------------------------------ pipes

@@ -108,14 +108,20 @@ def test_verdicts(statewide, by_county) -> None:
         by_name = {d.contest: d for d in verdicts.decisions}
         recounts = [d.contest for d in verdicts.decisions if d.automatic_recount]
         # closest first: HD16 (7 * 200 = 1,400 <= 20,640), 2E (64 * 200 = 12,800 <= 21,521),
-        # HD19 (123 * 200 = 24,600 <= 28,417), Councilmember read as one seat (61 * 200 = 12,200 <= 14,356)
-        assert recounts == [HD16, BOULDER_2E, HD19, COUNCILMEMBER]
+        # HD19 (123 * 200 = 24,600 <= 28,417). Councilmember: the file does not say its seats; as one seat it
+        # would be a recount (61 * 200 = 12,200 <= 14,356), as two not (Hendreks 14,295 vs Diak 11,596), and a
+        # council has several members: undecided until the seats are given (rules.seats).
+        assert recounts == [HD16, BOULDER_2E, HD19]
         hd16 = by_name[HD16]
         assert (hd16.highest.choice, hd16.highest.votes, hd16.next_highest.votes, hd16.margin,
                 hd16.max_margin_for_recount) == ("Rebecca Keltie", 20_640, 20_633, 7, 103)
         assert by_name[BOULDER_2E].highest.choice == "No/Against"
         assert by_name[REGENT].automatic_recount is False  # 1,477,907 against 1,362,786
-        assert verdicts.undecided == ()
+        [held] = verdicts.undecided
+        assert (held.contest, held.seats_not_stated) == (COUNCILMEMBER, True)
+        assert held.reason.startswith("seats not stated") and f'--seats "{COUNCILMEMBER}=N"' in held.reason
+    given = decide_returns(read_returns(TABULATE.read_bytes(), seats={COUNCILMEMBER: 1}))
+    assert given.undecided == () and COUNCILMEMBER in [d.contest for d in given.decisions if d.automatic_recount]
 
 
 def test_no_seat_count_in_the_file(statewide) -> None:
@@ -190,10 +196,11 @@ def test_cli_check_reads_a_corla_tabulation() -> None:
     result = subprocess.run([str(python if python.exists() else sys.executable), "-m", "bot.cli", "check",
                              str(TABULATE_COUNTY), "--format", "json"],
                             capture_output=True, text=True, encoding="utf-8", cwd=ROOT, timeout=120)
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 3, result.stderr  # Councilmember: seats not stated, and they change the verdict
     data = json.loads(result.stdout)
     assert data["source_format"] == "corla-tabulate"
-    assert [c["contest"] for c in data["contests"] if c["automatic_recount"]] == [HD16, BOULDER_2E, HD19, COUNCILMEMBER]
+    assert [c["contest"] for c in data["contests"] if c["automatic_recount"]] == [HD16, BOULDER_2E, HD19]
+    assert [u["contest"] for u in data["undecided"]] == [COUNCILMEMBER]
     hd19 = {c["contest"]: c for c in data["contests"]}[HD19]
     assert (hd19["highest"], hd19["next_highest"], hd19["margin"]) == (
         {"choice": "Dan Woog", "votes": 28_417}, {"choice": "Jillaire McMillan", "votes": 28_294}, 123)

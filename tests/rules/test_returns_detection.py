@@ -28,7 +28,7 @@ def problems_of(data: bytes | str, **kwargs) -> list[tuple[str, str]]:
 
 def test_the_public_api() -> None:
     assert FORMATS == ("sos-precinct", "clarity-summary", "corla-tabulate", "dominion-sov", "openelections",
-                       "template", "clarity-detail", "nist")
+                       "template", "county-export", "clarity-detail", "nist")
     # The message for a file in no known format names what each one looks like.
     for fragment in ("County, Precinct, Contest, Choice, Party and Total Votes", "contest, choice and votes",
                      "office, candidate, votes and county or precinct", '"@type": "ElectionResults.ElectionReport"'):

@@ -107,17 +107,23 @@ def test_flat_contests_totals_and_units(boulder) -> None:
             "for a choice; only Total Votes is read") in boulder.notes
 
 
-def test_flat_ballot_issue_is_a_question_and_council_has_one_seat_assumed(boulder) -> None:
+def test_flat_ballot_issue_is_a_question_and_council_seats_come_from_the_counts(boulder) -> None:
     issue = boulder.contest(ISSUE_2C)
     assert issue.kind is ContestKind.QUESTION and issue.choices == ("Yes/For", "No/Against")
     assert (f"{ISSUE_2C!r} read as a question: its choices are Yes/For and No/Against and no kind is given"
             in boulder.notes)
+    # The title does not say; the counts do: precincts 503, 800 and 801 cast 742 ballots for the council, 4 of
+    # them overvoted, and (2,378 votes + 574 undervotes) / (742 - 4) = 4 marks per ballot.
     council = boulder.contest(COUNCIL)
-    assert council.seats == 1 and council.kind is ContestKind.CANDIDATE
-    assert ONE_SEAT_ASSUMED.format(name=COUNCIL) in council.readings
-    assert f'--seats "{COUNCIL}=N"' in ONE_SEAT_ASSUMED.format(name=COUNCIL)
+    assert council.seats == 4 and council.kind is ContestKind.CANDIDATE and council.seats_stated
+    assert council.readings == ("seats: 4, from the file's counts: (votes 2,378 + Total Undervotes 574) / (Total "
+                                "Ballots 742 - Total Overvotes 4) = 4 votes per ballot",)
+    assert ONE_SEAT_ASSUMED.format(name=COUNCIL) not in council.readings
     four = read_returns(BOULDER_2023.read_bytes(), seats={COUNCIL: 4}).contest(COUNCIL)
-    assert four.seats == 4 and four.readings == ()
+    assert four.seats == 4
+    with pytest.raises(ReturnsError) as caught:
+        read_returns(BOULDER_2023.read_bytes(), seats={COUNCIL: 1})
+    assert str(caught.value) == f"seats[{COUNCIL!r}]: says 1 seats, but the file says 4 (the file's counts)"
 
 
 def test_flat_verdicts(boulder) -> None:
@@ -130,10 +136,12 @@ def test_flat_verdicts(boulder) -> None:
     assert (ward.margin, ward.max_margin_for_recount) == (161, 8)
     issue = by_name[ISSUE_2C]  # Yes/For 6,013 against No/Against 2,667
     assert (issue.automatic_recount, issue.highest.choice, issue.margin) == (False, "Yes/For", 3_346)
-    # Boulder council in precincts 503, 800, 801: Winer 0 + 293 + 102 = 395, Adams 0 + 198 + 112 = 310
+    # Boulder council in precincts 503, 800, 801, four seats: Winer 395, Adams 310, Schuchard 307, Robins 302 win;
+    # Brncic 280 is the first loser: (302 - 280) * 200 = 4,400 > 302, no recount.
     council = by_name[COUNCIL]
     assert (council.highest.choice, council.highest.votes, council.next_highest.choice, council.next_highest.votes) == (
-        "Tara Winer", 395, "Taishya Adams", 310)
+        "Jenny Robins", 302, "Terri Brncic", 280)
+    assert [w.choice for w in council.winners] == ["Tara Winer", "Taishya Adams", "Ryan Schuchard", "Jenny Robins"]
     assert not any(d.automatic_recount for d in verdicts.decisions) and verdicts.undecided == ()
 
 
@@ -213,7 +221,7 @@ def test_summary_of_votes_csv_and_real_xlsx() -> None:
     assert from_csv.set_aside[0].rows == ("row 83",)
     from_xlsx = read_returns(SUMMARY_2025_XLSX.read_bytes())
     assert from_xlsx.contests == from_csv.contests and from_xlsx.set_aside == from_csv.set_aside
-    assert "read from the worksheet 'Official Summary' of an Excel workbook" in from_xlsx.notes
+    assert [(w.name, w.role) for w in from_xlsx.sheets] == [("Official Summary", "long form")]
 
 
 def test_summary_tie_is_a_recount() -> None:
@@ -339,13 +347,17 @@ def test_wide_xlsx_of_the_same_rows_reads_the_same() -> None:
 
 
 def test_real_workbook_whose_first_worksheet_is_turnout() -> None:
-    # Results Tally & Reporting puts turnout on the first worksheet and each contest on its own; the workbook
-    # reader reads the first worksheet only, so the clerk is told where the contests are.
-    with pytest.raises(ReturnsError) as caught:
-        read_returns(SISKIYOU_XLSX.read_bytes())
-    [problem] = caught.value.problems
-    assert problem.location == "file"
-    assert problem.message.startswith("is a Dominion statement of votes with turnout only")
+    # Results Tally & Reporting puts turnout on the first worksheet and each contest on its own: every worksheet
+    # is read as one survey of returns, the turnout one named as such.
+    returns = read_returns(SISKIYOU_XLSX.read_bytes())
+    assert [(w.name, w.role) for w in returns.sheets] == [
+        ("Sheet1", "turnout"), ("Sheet2", "contests"), ("Sheet3", "contests"), ("Sheet4", "contests")]
+    assert [(c.name, dict(c.totals)) for c in returns.contests] == [
+        ("PROPOSITION 50", {"YES": 6218, "NO": 10386}), ("CITY OF DUNSMUIR MEASURE D", {"YES": 290, "NO": 266}),
+        ("GRENADA FIRE MEASURE C", {"YES": 204, "NO": 20})]
+    assert returns.undecided == ()
+    from_csv = read_returns(SISKIYOU.read_bytes())  # the same worksheets saved as one CSV
+    assert [(c.name, dict(c.totals)) for c in from_csv.contests] == [(c.name, dict(c.totals)) for c in returns.contests]
 
 
 def test_total_row_that_is_not_the_sum_of_its_vote_types_is_a_problem() -> None:

@@ -93,7 +93,7 @@ def test_2016_style_blank_county_rows_are_totals() -> None:
 
 RETENTION_NOTE_2016 = (
     "retention: no 'No' votes in the file for Supreme Court, Court of Appeals; each judge is read as its own "
-    "question (e.g. 'Supreme Court: William Hood') with only its Yes votes: not checkable (shown as uncontested)")
+    "question (e.g. 'Supreme Court: William Hood') with only its Yes votes: not checkable, so left undecided")
 
 
 def test_2016_retention_without_no_votes_is_one_yes_only_question_per_judge() -> None:
@@ -143,7 +143,7 @@ def test_retention_offices_are_the_colorado_courts() -> None:
     assert returns.notes == (
         "retention: no 'No' votes in the file for District Court, 17th Judicial District, County Court, Adams, "
         "Denver Probate Court; each judge is read as its own question (e.g. 'District Court, 17th Judicial "
-        "District: Donald S. Quick') with only its Yes votes: not checkable (shown as uncontested)",
+        "District: Donald S. Quick') with only its Yes votes: not checkable, so left undecided",
         "'Court of Appeals Question' read as a question: its choices are Yes and No and no kind is given")
 
 

@@ -115,13 +115,18 @@ def test_blank_candidate_rows_are_contest_totals_set_aside() -> None:
     assert returns.contest("U.S. Senate").votes_by_unit["Adams"]["Mark Udall"] == 62_296
 
 
-def test_a_blank_candidate_row_that_is_no_total_leaves_its_contest_undecided() -> None:
+def test_a_blank_candidate_row_that_is_no_total_is_set_aside_and_named() -> None:
+    """A row naming no candidate is never a vote for one: set aside and named, never a reason to withhold the
+    verdict the named candidates decide (the 2002 statewide file's U.S. House District 7, Beauprez by 121)."""
     data = (CO / GENERAL_2014).read_bytes().replace(b"Adams,U.S. Senate,,,,130613", b"Adams,U.S. Senate,,,,130000")
     returns = read_returns(data)
     decided, undecided = verdicts(returns)
-    assert "Attorney General" in decided  # the other contest is still decided
-    assert undecided["U.S. Senate"].reason.startswith("a row of this contest cannot be read: row 10: has no "
-                                                      "candidate, and its 130,000 votes are not the total")
+    assert "Attorney General" in decided and "U.S. Senate" in decided and not undecided
+    assert decided["U.S. Senate"].highest.votes == verdicts(read_returns((CO / GENERAL_2014).read_bytes()))[0][
+        "U.S. Senate"].highest.votes
+    assert {s.kind: s.rows for s in returns.set_aside}["no choice named"] == ("row 10, column candidate",)
+    assert "row 10, column candidate of 'U.S. Senate' names no choice (votes '130,000'); not the total at county " \
+           "'Adams' (130,613) nor of one party's candidates there: set aside, never counted for a choice" in returns.notes
 
 
 # --- El Paso 2012 precincts: county subtotal rows named "EL PASO CO", turnout rows "Voters / Cast" ------

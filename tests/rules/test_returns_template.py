@@ -86,7 +86,7 @@ def test_every_bad_cell_is_listed_with_its_row_and_column() -> None:
         ("row 4, column votes", "is not a whole number of votes (got 'many')"),
         ("row 5, column votes", "is empty; expected a whole number of votes"),
         ("row 6, column contest", "is empty; every row needs a contest"),
-        ("row 7, column choice", "is empty; every row needs a choice"),
+        ("row 7, column choice", "has votes (4) but names no choice of 'Mayor'; name the choice or remove the row"),
         ("row 8, column votes", "is not a whole number of votes (got '1,23')"),
         ("row 9, column votes", "is too large to be a number of votes (got '99999999999999999999')"),
         ("row 10, column votes", "must be a whole number of votes (got '1.000')"),

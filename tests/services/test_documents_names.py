@@ -35,9 +35,11 @@ PRIVATE = "Aspen Water District - Director"
 # The survey of returns: 王秀英 ahead of שרה לוי by 0.2 %, so (1) orders a recount; everyone else far behind.
 VOTES = {"王秀英": 1000, "שרה לוי": 998, "김민준": 500, "محمد الأحمد": 400, "Ελένη Παπαδοπούλου": 300,
          "Дмитрий Иванов": 200, "José Núñez": 100, "Ana 🌻 López": 50}
-CSV = ("contest,choice,votes,kind,unit\n"
-       + "".join(f"{WORLD},{name},{votes},candidate,Precinct 1\n" for name, votes in VOTES.items())
-       + f"{PRIVATE},Dana \ue000 Whitfield,1000,candidate,Precinct 1\n{PRIVATE},Sam Okafor,998,candidate,Precinct 1\n"
+# One seat each, said in the file: a library district's trustees are a board, so without it the seats would be
+# "not stated" and the survey refused (rules/seats.py).
+CSV = ("contest,choice,votes,seats,kind,unit\n"
+       + "".join(f"{WORLD},{name},{votes},1,candidate,Precinct 1\n" for name, votes in VOTES.items())
+       + f"{PRIVATE},Dana \ue000 Whitfield,1000,1,candidate,Precinct 1\n{PRIVATE},Sam Okafor,998,1,candidate,Precinct 1\n"
        ).encode()
 
 
