@@ -26,6 +26,8 @@ from typing import Callable
 
 from bot.deferred.protocol import BEGUN, DONE, NICENESS, RECORD, RUN, STOP, WAKE, DeferredConfig
 
+PARENT_GONE = 3  # the exit code when the web process went first (nobody reads it: it is for `ps` and core files)
+
 log = logging.getLogger("recount_bot.deferred")
 
 
@@ -40,7 +42,9 @@ class _Reporter:
             pass  # the web process has gone; nobody to tell, and nobody left to hand the job to another
 
 
-def child_main(config: DeferredConfig, jobs, progress) -> None:
+def child_main(config: DeferredConfig, jobs, progress, lifeline) -> None:
+    # First of all, before the imports that take a second: from here on this process cannot outlive its parent.
+    threading.Thread(target=_exit_with_parent, args=(lifeline.fileno(),), name="lifeline", daemon=True).start()
     # Ctrl-C and SIGTERM reach the whole process group; the web process stops this one through the pipe,
     # once it has finished what it was given.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -104,6 +108,30 @@ def _run(report: _Reporter, job_id: int, kind: str, work: Callable[[], None], su
         log.exception("deferred %s failed outside its error handler", "work" if kind == RUN else "notice")
     finally:
         report(DONE, job_id, max(started - submitted, 0.0), time.time() - started)
+
+
+def _exit_with_parent(fd: int) -> None:
+    """Block on the lifeline until it ends, then exit at once, jobs and all.
+
+    The web process holds the only write end and never writes: the read returns end-of-file exactly when that
+    process is gone, however it went (SIGKILL, the OOM killer, a crash), since the kernel closes a dead
+    process's files. Nobody is then left to follow this process's records, hand its jobs to another or tell
+    people, so working off the backlog would only post for a server that no longer answers; and a job in flight
+    is cut off, as it would be had this process been killed together with its parent.
+
+    Not prctl(PR_SET_PDEATHSIG): the kernel sends that signal when the *thread* that started the child exits,
+    and a replacement child is started by the thread following the dead one (process.py), which ends right
+    after; the replacement would be killed with it. Not `jobs.recv()` reaching end-of-file either: whatever was
+    still queued in that pipe is read first."""
+    while True:
+        try:
+            if not os.read(fd, 64):
+                break
+        except InterruptedError:
+            continue
+        except OSError:
+            break
+    os._exit(PARENT_GONE)
 
 
 def _yield_the_processor() -> None:

@@ -30,9 +30,9 @@ class DeferredConfig:
     slack_client_id: str | None = None  # many offices: tokens come from this app's installations
 
     def clients(self, db):
-        """Each job's workspace's Web API client (bot/slack/tokens.py), as the web process's are made."""
+        """Each job's workspace's Web API client (handlers/slack_io/clients.py), as the web process's are made."""
         from bot.app_factory import web_client
-        from bot.slack.tokens import Clients, bot_tokens
+        from handlers.slack_io.clients import Clients, bot_tokens
 
         tokens = bot_tokens(db, bot_token=self.bot_token, client_id=self.slack_client_id)
         return Clients(tokens, lambda token: web_client(token, self.api_base_url), db)
