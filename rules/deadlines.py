@@ -386,6 +386,32 @@ def contest_filing_deadline(
     )
 
 
+def _earliest_start(day: dt.date, days: int, calendar: ColoradoCalendar) -> dt.date:
+    """The earliest day S whose filing deadline `days` after it (rolled as a filing rolls) falls on or after `day`.
+    Rolling never moves a deadline earlier, so every S after it gives one on or after `day` too, and every S before
+    it one before `day`: the deadline of S - 1 is on or after `day` only when the days from its unrolled last day up
+    to `day` are none of them business days."""
+    start = day - dt.timedelta(days=days)
+    while not calendar.is_business_day(start - dt.timedelta(days=1) + dt.timedelta(days=days)):
+        start -= dt.timedelta(days=1)
+    return start
+
+
+def request_window_open_since(today: dt.date, calendar: ColoradoCalendar = DEFAULT_CALENDAR) -> dt.date:
+    """The earliest election day whose request window (1306(2)(a), `request_deadline`) is still open `today`:
+    for an election before it the window has closed, which the worker's poll and App Home know without reading it."""
+    return _earliest_start(_require_date(today, "today"), REQUEST_WINDOW_DAYS.value, calendar)
+
+
+def contest_window_open_since(today: dt.date, calendar: ColoradoCalendar = DEFAULT_CALENDAR) -> tuple[dt.date, dt.date]:
+    """(concluded, election): 1-13.5-1403's window (`contest_filing_deadline`) is still open `today` exactly for a
+    recount concluded on or after the first date, or of an election on or after the second (whose recount period,
+    the request window, ended late enough): the later of the two counts, and 10 days after it (rolled) is the last
+    day to file."""
+    start = _earliest_start(_require_date(today, "today"), CONTEST_FILING_DAYS.value, calendar)
+    return start, _earliest_start(start, REQUEST_WINDOW_DAYS.value, calendar)
+
+
 def election_deadlines(
     election_date: dt.date,
     canvass_date: dt.date | None = None,

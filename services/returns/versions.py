@@ -54,7 +54,10 @@ def rules_contests(session: Session, version: SurveyVersion, contest_ids: list[i
     contests = contests_of(session, version.election_id)
     if contest_ids is not None:
         contests = [c for c in contests if c.id in set(contest_ids)]
-    counts = counts_of_version(session, version.id)
+    # One contest's counts, not the whole survey's (a card or App Home showing one contest of a statewide file
+    # would otherwise read hundreds of thousands of rows for it).
+    only = contest_ids[0] if contest_ids is not None and len(contest_ids) == 1 else None
+    counts = counts_of_version(session, version.id, only)
     choices = choices_of(session, [c.id for c in contests])
     out = []
     for contest in contests:

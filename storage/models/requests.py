@@ -5,7 +5,7 @@ import datetime as dt
 import enum
 from decimal import Decimal
 
-from sqlalchemy import Date, ForeignKey, String, Text
+from sqlalchemy import Date, ForeignKey, Index, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from storage.models.base import Base
@@ -23,6 +23,7 @@ class RecountRequestRow(Base):
     """A written request for a recount, as received (2)(a), and what the office decided about it."""
 
     __tablename__ = "recount_requests"
+    __table_args__ = (Index("ix_recount_requests_workspace_status", "workspace_id", "status"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
     workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id"))
@@ -49,7 +50,7 @@ class RecountRequestRow(Base):
     decision_reading: Mapped[str | None] = mapped_column(Text, default=None)
     channel_id: Mapped[str | None] = mapped_column(String(32), default=None)
     card_ts: Mapped[str | None] = mapped_column(String(32), default=None)
-    case_id: Mapped[int | None] = mapped_column(ForeignKey("recount_cases.id"), default=None)
+    case_id: Mapped[int | None] = mapped_column(ForeignKey("recount_cases.id"), default=None, index=True)
 
     contest: Mapped[Contest] = relationship()
 
@@ -60,7 +61,7 @@ class LedgerRow(Base):
     __tablename__ = "ledger_entries"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"))
+    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"), index=True)
     kind: Mapped[str] = mapped_column(String(32))
     amount: Mapped[Decimal] = mapped_column(Money)
     memo: Mapped[str] = mapped_column(Text, default="")
@@ -76,7 +77,7 @@ class CostNotice(Base):
     __tablename__ = "cost_notices"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"))
+    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"), index=True)
     cost: Mapped[Decimal] = mapped_column(Money)
     notified_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     method: Mapped[str] = mapped_column(String(64))
