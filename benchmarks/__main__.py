@@ -20,6 +20,7 @@ BENCHMARKS: dict[str, str] = {
     "ack": "benchmarks.ack_latency",
     "reminders": "benchmarks.reminder_poll",
     "app-home": "benchmarks.app_home",
+    "import": "benchmarks.import_cost",
     "clarity-detail": "benchmarks.clarity_detail",
     "nist": "benchmarks.nist_reading",
     "serve-memory": "benchmarks.serve_memory",

@@ -24,8 +24,10 @@ Readings and limits, decided here:
 - Rows are sealed from their stored values (read back at commit), so money, times and JSON hash exactly as
   `verify` later reads them, on SQLite and PostgreSQL alike.
 - Sealed rows are never deleted by recount-bot, so a delete is not sealed: the row shows as missing.
-- Only the ORM's unit of work is seen: recount-bot writes these tables only through it (a Core
-  `update(LedgerRow)` would show as an altered row; the tests run `verify` after real flows).
+- Only the ORM's unit of work is seen by the hooks; the one bulk writer, the vote counts of a survey version
+  (services/returns/versions.py), inserts through `insert_sealed`, which seals each batch as it is written, from
+  the rows the database returns. Anything else written with Core (an `update(LedgerRow)`, say) would show as an
+  altered row; the tests run `verify` after real flows.
 - FIXED lists the columns a row keeps for ever. A column added later by a migration belongs outside it
   (rows sealed before it existed have no fixed hash over it); `tests/storage/test_seals.py` makes sure every
   column of a sealed table is classified.
@@ -36,11 +38,13 @@ Readings and limits, decided here:
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import hashlib
 import json
+import operator
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from sqlalchemy import Table, event, select
 from sqlalchemy.orm import Session, sessionmaker
@@ -105,10 +109,55 @@ def _plain(value: Any) -> Any:
     return repr(value)  # floats (never written by recount-bot) still hash deterministically
 
 
-def row_hash(table: str, row_id: int, values: dict[str, Any], columns: Iterable[str]) -> str:
+def row_hash(table: str, row_id: int, values: Mapping[str, Any], columns: Iterable[str]) -> str:
+    """SHA-256 of the canonical JSON of {"table", "id", "values": {column: _plain(value)}} (sorted keys, no spaces,
+    UTF-8 as is). Written out through a template per table and columns rather than by `json.dumps` of that dict,
+    for speed (every vote count of a statewide survey is hashed at import and again by every `audit verify`); the
+    text is the same byte for byte (tests/storage/test_seals.py compares them)."""
+    template, getter, names = _layout(table, columns if isinstance(columns, tuple) else tuple(columns))
+    try:
+        found = getter(values)
+    except KeyError:  # a column the row does not have: null, as `row_hash_by_json` has it
+        found = tuple(values.get(name) for name in names)
+    if len(names) == 1:
+        found = (found,)
+    return hashlib.sha256((template % (_json(row_id), *map(_json, found))).encode()).hexdigest()
+
+
+@functools.lru_cache(maxsize=256)
+def _layout(table: str, columns: tuple[str, ...]) -> tuple[str, Callable[[Any], Any], tuple[str, ...]]:
+    names = tuple(sorted(columns))
+
+    def literal(text: str) -> str:
+        return _string(text).replace("%", "%%")
+
+    template = ('{"id":%s,"table":' + literal(table) + ',"values":{'
+                + ",".join(f"{literal(name)}:%s" for name in names) + "}}")
+    return template, operator.itemgetter(*names), names
+
+
+def row_hash_by_json(table: str, row_id: int, values: Mapping[str, Any], columns: Iterable[str]) -> str:
+    """`row_hash` the plain way, which defines it."""
     fields = {"table": table, "id": row_id, "values": {c: _plain(values.get(c)) for c in sorted(columns)}}
     text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+_string = json.encoder.encode_basestring  # what json.dumps(..., ensure_ascii=False) writes for a str
+
+
+def _json(value: Any) -> str:
+    """json.dumps(_plain(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False), fast for the usual."""
+    kind = type(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is str:
+        return _string(value)
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    return json.dumps(_plain(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def _table(name: str) -> Table:
@@ -119,12 +168,18 @@ def _columns(name: str) -> list[str]:
     return sorted(c.name for c in _table(name).columns)
 
 
-def seal_value(name: str, row_id: int, values: dict[str, Any], columns: list[str]) -> str | list[str]:
+def seal_value(name: str, row_id: int, values: Mapping[str, Any], columns: list[str] | tuple[str, ...]
+               ) -> str | list[str]:
     full = row_hash(name, row_id, values, columns)
     fixed_columns = SEALED[name][1]
-    if sorted(fixed_columns) == columns:
+    if _all_fixed(name, tuple(columns)):
         return full
     return [row_hash(name, row_id, values, fixed_columns), full]
+
+
+@functools.lru_cache(maxsize=64)
+def _all_fixed(name: str, columns: tuple[str, ...]) -> bool:
+    return sorted(SEALED[name][1]) == list(columns)
 
 
 def _read_back(session: Session, name: str, ids: Iterable[int]) -> Iterator[dict[str, Any]]:
@@ -158,6 +213,52 @@ def seal(session: Session, pending: dict[str, set[int]], *, actor: str, workspac
                          after={"columns": columns, "rows": batch}, workspace_id=workspace_id, at=at)
             sealed += len(batch)
     return sealed
+
+
+def insert_sealed(session: Session, name: str, rows: Iterable[dict[str, Any]], *, actor: str,
+                  workspace_id: int | None, at: dt.datetime | None, batch: int = 5000,
+                  progress: Callable[[int], None] | None = None) -> int:
+    """Insert `rows` into the sealed table `name` with SQLAlchemy Core, sealing them as they are written: a batch
+    at a time, each row as the database stored it (`INSERT ... RETURNING` every column) hashed as `seal` would,
+    one audit entry per ROWS_PER_ENTRY rows. For the survey of returns: a statewide file is hundreds of thousands
+    of vote counts, which as ORM objects (and a read-back at commit) cost many times the database's own work and
+    held the whole file in memory. `rows` is read lazily, so it may be a generator. `progress(rows)` after each
+    batch. The number of rows written."""
+    table = _table(name)
+    columns = _columns(name)
+    key = tuple(columns)
+    statement = table.insert().returning(*table.c)
+    sealed: dict[str, Any] = {}
+    written = 0
+
+    def append() -> None:
+        audit.append(session, actor=actor, action=ACTION, entity=ENTITY, entity_id=name,
+                     after={"columns": columns, "rows": sealed}, workspace_id=workspace_id, at=at)
+
+    for chunk in _batches(rows, batch):
+        for stored in session.execute(statement, chunk):
+            values = stored._mapping
+            sealed[str(values["id"])] = seal_value(name, values["id"], values, key)
+            if len(sealed) == ROWS_PER_ENTRY:
+                append()
+                sealed = {}
+        written += len(chunk)
+        if progress is not None:
+            progress(written)
+    if sealed:
+        append()
+    return written
+
+
+def _batches(rows: Iterable[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+    chunk: list[dict[str, Any]] = []
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 def baseline(connection, *, actor: str, at: dt.datetime) -> int:
@@ -253,7 +354,7 @@ def install(sessions: sessionmaker) -> None:
 
 
 # ----------------------------------------------------------------------------- verifying
-@dataclass
+@dataclass(slots=True)
 class _Seal:
     first_fixed: str  # the fixed hash when the row was first sealed
     first_audit_id: int
@@ -274,14 +375,15 @@ class SealBook:
         after = entry.after if isinstance(entry.after, dict) else {}
         columns = tuple(after.get("columns") or ())
         table = self.rows.setdefault(entry.entity_id, {})
+        audit_id = entry.id
         for key, value in (after.get("rows") or {}).items():
             fixed, full = (value, value) if isinstance(value, str) else (tuple(value) + ("", ""))[:2]
             row_id = int(key)
             known = table.get(row_id)
             if known is None:
-                table[row_id] = _Seal(fixed, entry.id, full, entry.id, columns)
+                table[row_id] = _Seal(fixed, audit_id, full, audit_id, columns)
             else:
-                known.full, known.audit_id, known.columns = full, entry.id, columns
+                known.full, known.audit_id, known.columns = full, audit_id, columns
 
     @property
     def count(self) -> int:
@@ -311,37 +413,54 @@ class RowsResult:
 
 def _stream(session: Session, name: str, batch: int = 1000) -> Iterator[dict[str, Any]]:
     table = _table(name)
+    keys = [c.key for c in table.c]
     last = None
     while True:
         query = select(table).order_by(table.c.id).limit(batch)
         if last is not None:
             query = query.where(table.c.id > last)
-        rows = [dict(r._mapping) for r in session.execute(query)]
+        rows = [dict(zip(keys, r, strict=True)) for r in session.execute(query).all()]  # faster than Row._mapping
         if not rows:
             return
         yield from rows
         last = rows[-1]["id"]
 
 
-def _problem(name: str, values: dict[str, Any], seal_: _Seal | None) -> str | None:
+def _problem(name: str, values: Mapping[str, Any], seal_: _Seal | None) -> str | None:
     row_id = values["id"]
     if seal_ is None:
         return "is not in the audit log: it was written outside recount-bot (or its seal was cut from the log)"
-    gone = [c for c in seal_.columns if c not in values]
+    gone = _gone(name, seal_.columns)
     if gone:
         return f"was sealed at audit row {seal_.audit_id} with columns that no longer exist ({', '.join(gone)})"
-    if row_hash(name, row_id, values, SEALED[name][1]) != seal_.first_fixed:
+    fixed = row_hash(name, row_id, values, SEALED[name][1])
+    if fixed != seal_.first_fixed:
         return (f"differs from what audit row {seal_.first_audit_id} recorded when it was written: it was changed "
                 "afterwards" + (f" (and sealed again at audit row {seal_.audit_id})"
                                 if seal_.audit_id != seal_.first_audit_id else ""))
-    if row_hash(name, row_id, values, seal_.columns) != seal_.full:
+    # Sealed over the fixed columns alone (a table whose rows never change): the same hash, not computed twice.
+    full = fixed if _all_fixed(name, seal_.columns) else row_hash(name, row_id, values, seal_.columns)
+    if full != seal_.full:
         return f"differs from what audit row {seal_.audit_id} recorded: it was changed outside recount-bot"
     return None
 
 
-def check_rows(session: Session, book: SealBook) -> RowsResult:
+@functools.lru_cache(maxsize=256)
+def _gone(name: str, columns: tuple[str, ...]) -> tuple[str, ...]:
+    """The columns a seal covered that the table no longer has (the rows read hold every column it has)."""
+    return tuple(c for c in columns if c not in _table(name).c)
+
+
+def count_rows(session: Session) -> int:
+    """How many rows the sealed tables hold (what `check_rows` will read)."""
+    from sqlalchemy import func
+
+    return sum(session.execute(select(func.count()).select_from(_table(name))).scalar_one() for name in SEALED)
+
+
+def check_rows(session: Session, book: SealBook, progress: Callable[[int], None] | None = None) -> RowsResult:
     """Recompute every sealed table's rows against `book`; the first row (table order, then id) that does not
-    match, and how many more do not."""
+    match, and how many more do not. `progress(rows checked)` every thousand rows."""
     checked, problems, first = 0, 0, None
     for name in SEALED:
         seals = book.rows.get(name, {})
@@ -349,6 +468,8 @@ def check_rows(session: Session, book: SealBook) -> RowsResult:
         table_first: RowProblem | None = None
         for values in _stream(session, name):
             checked += 1
+            if progress is not None and checked % 1000 == 0:
+                progress(checked)
             seen.add(values["id"])
             problem = _problem(name, values, seals.get(values["id"]))
             if problem:
@@ -362,4 +483,6 @@ def check_rows(session: Session, book: SealBook) -> RowsResult:
                     table_first = RowProblem(name, row_id, f"is missing: audit row {seal_.audit_id} sealed it, and "
                                                            "it was deleted afterwards")
         first = first or table_first
+    if progress is not None:
+        progress(checked)
     return RowsResult(checked, first, max(problems - 1, 0))

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from bot.commands.common import connect, unreachable
 from bot.commands.errors import UsageError
+from bot.commands.progress import add_quiet, bar
 
 
 def register(subparsers) -> None:
@@ -29,10 +30,12 @@ def register(subparsers) -> None:
     backup.add_argument("--no-pg-dump", dest="pg_dump", action="store_false",
                         help="PostgreSQL: do not add pg_dump's output of the same snapshot (added when pg_dump "
                              "is installed; restore never needs it)")
+    add_quiet(backup)
     backup.set_defaults(func=run_backup, command_name="backup")
     restore = subparsers.add_parser("restore", help="load a backup FILE into an empty database, then verify its "
                                                     "audit log")
     restore.add_argument("file", type=Path, metavar="FILE", help="a file written by `recount-bot backup`")
+    add_quiet(restore)
     restore.set_defaults(func=run_restore, command_name="restore")
 
 
@@ -47,7 +50,8 @@ def run_backup(args: argparse.Namespace) -> int:
 
     db = connect()
     try:
-        summary = make_backup(db, args.file, force=args.force, pg_dump=args.pg_dump)
+        with bar(args, what="backing up") as report:
+            summary = make_backup(db, args.file, force=args.force, pg_dump=args.pg_dump, progress=report)
     except BackupRefused as exc:
         raise UsageError(f"{exc}; no backup was written") from None
     except DBAPIError as exc:
@@ -80,7 +84,8 @@ def run_restore(args: argparse.Namespace) -> int:
     db = connect()
     try:
         try:
-            summary = restore(db, args.file)
+            with bar(args, what="restoring") as report:
+                summary = restore(db, args.file, progress=report)
         except BackupFileError as exc:
             raise UsageError(f"{args.file}: {exc}; nothing was restored") from None
         except RestoreRefused as exc:
@@ -93,8 +98,8 @@ def run_restore(args: argparse.Namespace) -> int:
               "count and checksum match the backup")
         if summary.revision != summary.head:
             print(f"database migrated: the backup's revision {summary.revision} -> {summary.head}")
-        with db.read() as session:
-            result = audit.verify(session)
+        with db.read() as session, bar(args, what="verifying the audit log") as report:
+            result = audit.verify(session, progress=report)
     except DBAPIError as exc:
         raise unreachable(db, exc) from None
     finally:

@@ -9,15 +9,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import nullcontext
 
 from bot.commands.check_report import as_json, as_text, problems_json
 from bot.commands.common import add_returns_arguments, read_returns_file
 from bot.commands.errors import UsageError
+from bot.commands.progress import add_quiet, elapsed
 from rules.margin import DEFAULT_MULTI_SEAT_RULE, MultiSeatRule
 from rules.returns import ReturnsError
 from rules.verdicts import decide_returns
 
 EXIT_SOME_UNDECIDED = 3
+LARGE_FILE = 4 << 20  # bytes
 
 
 def register(subparsers) -> None:
@@ -28,12 +31,14 @@ def register(subparsers) -> None:
                         default=DEFAULT_MULTI_SEAT_RULE.value,
                         help="which totals to compare in multi-seat contests (1306 is silent; default: %(default)s)")
     parser.add_argument("--contest", action="append", default=[], help="check only this contest (repeatable)")
+    add_quiet(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        returns = read_returns_file(args)
+        with _reading(args):
+            returns = read_returns_file(args)
     except ReturnsError as exc:
         if args.output_format == "json":
             print(json.dumps(problems_json(exc.problems), indent=2))
@@ -54,6 +59,16 @@ def run(args: argparse.Namespace) -> int:
               "could not be decided; see \"Undecided\"", file=sys.stderr)
         return EXIT_SOME_UNDECIDED
     return 0
+
+
+def _reading(args: argparse.Namespace):
+    """A large file (LARGE_FILE bytes or more) shows how long it has been read; a small one is done before a bar
+    would be drawn."""
+    try:
+        large = args.file.stat().st_size >= LARGE_FILE
+    except OSError:
+        large = False  # the reader names what is wrong with the path
+    return elapsed(args, what=f"reading {args.file.name}") if large else nullcontext()
 
 
 def _refusal(args: argparse.Namespace, exc: ReturnsError) -> str:

@@ -61,6 +61,20 @@ def read_input_file(path: Path, *, named: str, kind: str, missing_hint: str = ""
         raise UsageError(f"{named}: cannot read ({exc.strerror})") from None
 
 
+def file_sha256(path: Path, chunk: int = 1 << 20) -> str:
+    """The SHA-256 of a file named on the command line, read a megabyte at a time."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as handle:
+            while block := handle.read(chunk):
+                digest.update(block)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
+    return digest.hexdigest()
+
+
 def _file_bytes(path: Path) -> bytes:
     return read_input_file(path, named=str(path), kind="a returns file")
 

@@ -13,12 +13,14 @@ import argparse
 from bot.commands.common import (
     add_returns_arguments,
     console_actor,
+    file_sha256,
     load_returns,
     open_database,
     parse_date,
     slack_id,
 )
 from bot.commands.errors import UsageError
+from bot.commands.progress import add_quiet, bar, elapsed
 
 
 def register(subparsers) -> None:
@@ -31,6 +33,7 @@ def register(subparsers) -> None:
     parser.add_argument("--governing-body", help='who receives its notices, e.g. "Board of Directors"')
     parser.add_argument("--team", help="the Slack workspace (team id, e.g. T0123ABCD); may be left out when the "
                                        "database holds exactly one")
+    add_quiet(parser)
     parser.set_defaults(func=run)
 
 
@@ -58,16 +61,18 @@ def run(args: argparse.Namespace) -> int:
 
     election_date = parse_date(args.election_date, "--election-date")
     team = slack_id(args.team, "--team", "TE", "T0123ABCD") if args.team else None
-    returns = load_returns(args, done="imported")  # every problem in the file, before the database is opened
-    source = args.file.read_bytes()
+    with elapsed(args, what=f"reading {args.file.name}"):
+        returns = load_returns(args, done="imported")  # every problem in the file, before the database is opened
+        sha256 = file_sha256(args.file)  # read again in pieces: the file is not held whole beside the returns
     db = open_database()
     services = Services(db)
     try:
-        result = import_returns(
-            services, team_id=choose_team(services, team), returns=returns, election_name=args.name,
-            election_date=election_date, local_government=args.local_government,
-            governing_body=args.governing_body, source_name=args.file.name, source_bytes=source,
-            actor=console_actor())
+        with bar(args, what="writing vote counts") as report:
+            result = import_returns(
+                services, team_id=choose_team(services, team), returns=returns, election_name=args.name,
+                election_date=election_date, local_government=args.local_government,
+                governing_body=args.governing_body, source_name=args.file.name, source_sha256=sha256,
+                actor=console_actor(), progress=report)
     except UserError as exc:
         raise UsageError(f"{exc.message} Nothing was imported.") from None
     finally:
