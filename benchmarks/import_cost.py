@@ -330,8 +330,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--database-url", default=os.environ.get("TEST_DATABASE_URL"),
                         help="also measure on this PostgreSQL server (default: $TEST_DATABASE_URL)")
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--backend", choices=("sqlite", "postgresql"), action="append",
+                        help="only this database (repeatable; default SQLite, and PostgreSQL when a URL is given)")
     args = parser.parse_args(argv)
-    backends = ["sqlite"] + (["postgresql"] if args.database_url else [])
+    backends = args.backend or (["sqlite"] + (["postgresql"] if args.database_url else []))
     summaries = []
     with tempfile.TemporaryDirectory(prefix="recount-import-") as tmp:
         files = {}
