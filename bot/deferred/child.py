@@ -52,7 +52,7 @@ def child_main(config: DeferredConfig, jobs, progress, lifeline) -> None:
     # Below the web process in the CPU scheduler's eyes: when both want the processor, an acknowledgement
     # (Slack allows 3 seconds) goes first and a verdict (nobody's clock) waits a few milliseconds more.
     # Threads inherit it: the whole child.
-    _yield_the_processor()
+    _yield_the_processor(config.niceness)
     from bot.commands.runtime import configure_logging
     from bot.web.server import settle_process
     from handlers import build_registry
@@ -134,12 +134,14 @@ def _exit_with_parent(fd: int) -> None:
     os._exit(PARENT_GONE)
 
 
-def _yield_the_processor() -> None:
-    """A niceness of 10: when the web process and this one both want a processor, the scheduler gives the web
-    process about ten times the share. Not SCHED_IDLE: on a host kept busy by something else, a process of
-    that class may wait indefinitely, and a verdict must still come."""
+def _yield_the_processor(niceness: int = NICENESS) -> None:
+    """A niceness of 5 (protocol.NICENESS): when the web process and this one both want a processor, the scheduler
+    gives the web process about three times the share. Not 10 (ten times, as before): measured with `bench ack`,
+    verdicts then fell further behind on a busy host for no steady gain in acknowledgements. Not SCHED_IDLE: on a
+    host kept busy by something else, a process of that class may wait indefinitely, and a verdict must still
+    come."""
     if hasattr(os, "nice"):
-        os.nice(NICENESS)
+        os.nice(niceness)
 
 
 def _forward_wakes(wake: threading.Event, report: _Reporter) -> None:
