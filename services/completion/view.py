@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Sequence
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -166,7 +167,7 @@ class _CompletionRecords:
     versions: dict[int, int]  # survey version id -> its number
 
     @classmethod
-    def read(cls, session: Session, case_ids: list[int], amended_ids: list[int] = ()) -> "_CompletionRecords":
+    def read(cls, session: Session, case_ids: list[int], amended_ids: Sequence[int] = ()) -> "_CompletionRecords":
         ledger: dict[int, list[LedgerRow]] = {i: [] for i in case_ids}
         certificates: dict[int, list[CertificateLine]] = {i: [] for i in case_ids}
         lots: dict[int, LotView] = {}

@@ -41,7 +41,8 @@ def facts_of_cases(session: Session, cases: Iterable[RecountCase],
         for case_id, name in session.execute(select(RecountRequestRow.case_id, RecountRequestRow.requester_name)
                                              .where(RecountRequestRow.case_id.in_(chunk))
                                              .order_by(RecountRequestRow.id)):
-            requesters.setdefault(case_id, name)
+            if case_id is not None:  # the query asks for rows of these cases only
+                requesters.setdefault(case_id, name)
         for n in session.scalars(select(Notice).where(Notice.case_id.in_(chunk), Notice.given_at.is_(None))
                                  .order_by(Notice.id)):
             owed[n.case_id].append(OwedNotice(n.id, n.recipient_kind, n.recipient_name, n.citation))
