@@ -21,12 +21,12 @@ Each hash covers the table's name and the row's id too, so contents moved from o
 - has no seal (written outside recount-bot), or is missing while sealed (deleted).
 
 Readings and limits, decided here:
-- Rows are sealed from their stored values (read back at commit), so money, times and JSON hash exactly as
-  `verify` later reads them, on SQLite and PostgreSQL alike.
+- Rows are sealed from their stored values (read back at commit, or returned by the INSERT), so money, times
+  and JSON hash exactly as `verify` later reads them, on SQLite and PostgreSQL alike.
 - Sealed rows are never deleted by recount-bot, so a delete is not sealed: the row shows as missing.
 - Only the ORM's unit of work is seen by the hooks; the one bulk writer, the vote counts of a survey version
-  (services/returns/versions.py), inserts through `insert_sealed`, which seals each batch as it is written, from
-  the rows the database returns. Anything else written with Core (an `update(LedgerRow)`, say) would show as an
+  (services/returns/versions.py), inserts through `storage.seal_stream.insert_sealed`, which seals each batch as
+  it is written, from the rows the database returns. Anything else written with Core (an `update(LedgerRow)`, say) would show as an
   altered row; the tests run `verify` after real flows.
 - FIXED lists the columns a row keeps for ever. A column added later by a migration belongs outside it
   (rows sealed before it existed have no fixed hash over it); `tests/storage/test_seals.py` makes sure every
@@ -39,11 +39,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import hashlib
-import json
-import operator
 from dataclasses import dataclass, field
-from decimal import Decimal
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from sqlalchemy import Table, event, select
@@ -60,6 +56,7 @@ from storage.models import (
     TallySheetRow,
     VoteCount,
 )
+from storage.seal_hash import _plain, row_hash, row_hash_by_json  # noqa: F401  (the seals' names, as callers know them)
 
 ACTION = "rows.sealed"
 ENTITY = "table"
@@ -91,75 +88,7 @@ ROW_NOUN = {
 _PENDING = "recount_bot.seals.pending"  # session.info: {table: set of ids} written in this transaction
 
 
-# ----------------------------------------------------------------------------- hashing
-def _plain(value: Any) -> Any:
-    """A stored value as JSON, the same on every database (UTC microseconds, money with its cents)."""
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, Decimal):
-        return str(value)
-    if isinstance(value, dt.datetime):
-        return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return repr(value)  # floats (never written by recount-bot) still hash deterministically
-
-
-def row_hash(table: str, row_id: int, values: Mapping[str, Any], columns: Iterable[str]) -> str:
-    """SHA-256 of the canonical JSON of {"table", "id", "values": {column: _plain(value)}} (sorted keys, no spaces,
-    UTF-8 as is). Written out through a template per table and columns rather than by `json.dumps` of that dict,
-    for speed (every vote count of a statewide survey is hashed at import and again by every `audit verify`); the
-    text is the same byte for byte (tests/storage/test_seals.py compares them)."""
-    template, getter, names = _layout(table, columns if isinstance(columns, tuple) else tuple(columns))
-    try:
-        found = getter(values)
-    except KeyError:  # a column the row does not have: null, as `row_hash_by_json` has it
-        found = tuple(values.get(name) for name in names)
-    if len(names) == 1:
-        found = (found,)
-    return hashlib.sha256((template % (_json(row_id), *map(_json, found))).encode()).hexdigest()
-
-
-@functools.lru_cache(maxsize=256)
-def _layout(table: str, columns: tuple[str, ...]) -> tuple[str, Callable[[Any], Any], tuple[str, ...]]:
-    names = tuple(sorted(columns))
-
-    def literal(text: str) -> str:
-        return _string(text).replace("%", "%%")
-
-    template = ('{"id":%s,"table":' + literal(table) + ',"values":{'
-                + ",".join(f"{literal(name)}:%s" for name in names) + "}}")
-    return template, operator.itemgetter(*names), names
-
-
-def row_hash_by_json(table: str, row_id: int, values: Mapping[str, Any], columns: Iterable[str]) -> str:
-    """`row_hash` the plain way, which defines it."""
-    fields = {"table": table, "id": row_id, "values": {c: _plain(values.get(c)) for c in sorted(columns)}}
-    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-_string = json.encoder.encode_basestring  # what json.dumps(..., ensure_ascii=False) writes for a str
-
-
-def _json(value: Any) -> str:
-    """json.dumps(_plain(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False), fast for the usual."""
-    kind = type(value)
-    if kind is int:
-        return int.__repr__(value)
-    if kind is str:
-        return _string(value)
-    if value is None:
-        return "null"
-    if kind is bool:
-        return "true" if value else "false"
-    return json.dumps(_plain(value), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-
-
+# ----------------------------------------------------------------------------- hashing: storage/seal_hash.py
 def _table(name: str) -> Table:
     return SEALED[name][0].__table__
 
@@ -213,80 +142,6 @@ def seal(session: Session, pending: dict[str, set[int]], *, actor: str, workspac
                          after={"columns": columns, "rows": batch}, workspace_id=workspace_id, at=at)
             sealed += len(batch)
     return sealed
-
-
-def insert_sealed(session: Session, name: str, rows: Iterable[dict[str, Any]], *, actor: str,
-                  workspace_id: int | None, at: dt.datetime | None, batch: int = 5000,
-                  progress: Callable[[int], None] | None = None) -> int:
-    """Insert `rows` into the sealed table `name` with SQLAlchemy Core, sealing them as they are written: a batch
-    at a time, each row as the database stored it (`INSERT ... RETURNING` every column) hashed as `seal` would,
-    one audit entry per ROWS_PER_ENTRY rows. For the survey of returns: a statewide file is hundreds of thousands
-    of vote counts, which as ORM objects (and a read-back at commit) cost many times the database's own work and
-    held the whole file in memory. `rows` is read lazily, so it may be a generator. `progress(rows)` after each
-    batch. The number of rows written."""
-    table = _table(name)
-    columns = _columns(name)
-    key = tuple(columns)
-    statement = table.insert().returning(*table.c)
-    sealed: dict[str, Any] = {}
-    written = 0
-
-    def append() -> None:
-        audit.append(session, actor=actor, action=ACTION, entity=ENTITY, entity_id=name,
-                     after={"columns": columns, "rows": sealed}, workspace_id=workspace_id, at=at)
-
-    # Rows as the database returns them, in the table's column order: read by position (a Row's mapping costs more
-    # than the hash) as the seal of `seal_value` would read them by name.
-    position = {c.key: i for i, c in enumerate(table.c)}
-    if not _all_fixed(name, key):
-        raise ValueError(f"{name}: rows that change later are sealed through the ORM, not streamed")
-    template, _, names = _layout(name, key)
-    pick = operator.itemgetter(*(position[n] for n in names))
-    at_id = position["id"]
-    for chunk in _batches(rows, batch):
-        for stored in _insert_returning(session, table, statement, chunk):
-            row_id = stored[at_id]
-            text = template % (_json(row_id), *map(_json, pick(stored)))
-            sealed[str(row_id)] = hashlib.sha256(text.encode()).hexdigest()
-            if len(sealed) == ROWS_PER_ENTRY:
-                append()
-                sealed = {}
-        written += len(chunk)
-        if progress is not None:
-            progress(written)
-    if sealed:
-        append()
-    return written
-
-
-def _insert_returning(session: Session, table: Table, statement, chunk: list[dict[str, Any]]):
-    """Insert `chunk`, returning every column of the rows as stored, in the table's column order.
-
-    PostgreSQL: one `INSERT ... SELECT * FROM unnest(<one array per column>) RETURNING ...`, still through
-    SQLAlchemy Core's connection. SQLAlchemy's own many-rows INSERT writes a VALUES list of a thousand rows with
-    five named parameters each, which psycopg parses afresh every time (too long for its cache): that parsing cost
-    three times the database's own work. SQLite: SQLAlchemy's many-rows INSERT ... RETURNING, which it runs well."""
-    dialect = session.get_bind().dialect
-    if dialect.name != "postgresql":
-        return session.execute(statement, chunk).all()
-    quote = dialect.identifier_preparer.quote
-    columns = [c for c in table.c if c.key != "id"]
-    arrays = tuple([row.get(c.key) for row in chunk] for c in columns)
-    casts = ", ".join(f"%s::{c.type.compile(dialect=dialect)}[]" for c in columns)
-    sql = (f"INSERT INTO {quote(table.name)} ({', '.join(quote(c.name) for c in columns)}) "
-           f"SELECT * FROM unnest({casts}) RETURNING {', '.join(quote(c.name) for c in table.c)}")
-    return session.connection().exec_driver_sql(sql, arrays).all()
-
-
-def _batches(rows: Iterable[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
-    chunk: list[dict[str, Any]] = []
-    for row in rows:
-        chunk.append(row)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
 
 
 def baseline(connection, *, actor: str, at: dt.datetime) -> int:

@@ -18,9 +18,10 @@ from rules.contest import ContestKind, Returns
 from services.errors import NotFound, UserError
 from services.office.access import ensure_workspace
 from services.services import Services
-from storage import audit, seals
+from storage import audit
 from storage.models import Choice, Contest, Election, LocalGovernment, SurveyVersion, VoteCount
 from storage.repositories import choices_of, contests_of, counts_of_version, latest_version
+from storage.seal_stream import insert_sealed
 from storage.types import utcnow
 
 CountKey = tuple[int, str, int]  # (contest_id, unit, choice_id)
@@ -153,7 +154,7 @@ def write_version(session: Session, election: Election, counts: Mapping[CountKey
                   progress: Callable[[int], None] | None = None) -> SurveyVersion:
     """A new version of `election`'s survey holding `counts` (a mapping, or (key, votes) pairs read lazily): the
     version row through the ORM, the vote counts streamed in batches through SQLAlchemy Core and sealed into the
-    audit chain as they are written (storage.seals.insert_sealed), never held whole as ORM objects."""
+    audit chain as they are written (storage.seal_stream.insert_sealed), never held whole as ORM objects."""
     previous = latest_version(session, election.id)
     version = SurveyVersion(
         election_id=election.id, number=(previous.number + 1) if previous else 1, reason=reason, evidence=evidence,
@@ -166,7 +167,7 @@ def write_version(session: Session, election: Election, counts: Mapping[CountKey
             for (cid, unit, chid), votes in pairs)
     workspace_id = session.scalar(select(LocalGovernment.workspace_id)
                                   .where(LocalGovernment.id == election.local_government_id))
-    seals.insert_sealed(session, "vote_counts", rows, actor=actor, workspace_id=workspace_id, at=now,
+    insert_sealed(session, "vote_counts", rows, actor=actor, workspace_id=workspace_id, at=now,
                         progress=progress)
     return version
 
