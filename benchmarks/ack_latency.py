@@ -383,7 +383,7 @@ def _table(results: dict) -> str:
                           f"{a['drain_after_round_s']:.2f}", f"{vl['p50_ms']:.0f} / {vl['p99_ms']:.0f}",
                           f"{verdict['share_posted_at_last_ack']['all']:.0%}"))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    out = ["  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(line, widths)))
+    out = ["  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(line, widths, strict=True)))
            for line in lines]
     out.insert(1, "  ".join("-" * w for w in widths))
     out.append("")

@@ -22,6 +22,7 @@ import signal
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Callable
 
 from bot.deferred.protocol import BEGUN, DONE, NICENESS, RECORD, RUN, STOP, WAKE, DeferredConfig
@@ -88,10 +89,8 @@ def child_main(config: DeferredConfig, jobs, progress, lifeline) -> None:
                     log.error("no route %s in this process; job dropped", label)
                     report(DONE, job_id)
                     continue
-                if kind == RUN:
-                    work = (lambda route=route, body=body: run_job(services, route, body, clients))
-                else:
-                    work = (lambda body=body: tell_interrupted(clients, body))
+                work = (partial(run_job, services, route, body, clients) if kind == RUN
+                        else partial(tell_interrupted, clients, body))
                 pool.submit(_run, report, job_id, kind, work, submitted)
     finally:
         pool.shutdown(wait=True)

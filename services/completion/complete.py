@@ -259,7 +259,8 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
             session.add(certificates[-1])
         session.flush()
         note_duties(session, case)  # the notice of the results is owed now, at least
-        tokens = {c.id: token for c, token in zip(certificates[len(certificates) - len(new_tokens):], new_tokens)}
+        tokens = {c.id: token for c, token in zip(certificates[len(certificates) - len(new_tokens):], new_tokens,
+                                                     strict=True)}
         audit.append(session, actor=actor, action="case.completed", entity="recount_case", entity_id=case.id,
                      after={"outcome": decision.outcome, "reason": decision.reason, "citation": decision.citation,
                             "amended_totals": dict(decision.amended_totals), "winners": list(decision.winners_after),
