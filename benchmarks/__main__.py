@@ -19,6 +19,8 @@ BENCHMARKS: dict[str, str] = {
     "check": "benchmarks.check_throughput",
     "ack": "benchmarks.ack_latency",
     "reminders": "benchmarks.reminder_poll",
+    "app-home": "benchmarks.app_home",
+    "import": "benchmarks.import_cost",
     "clarity-detail": "benchmarks.clarity_detail",
     "nist": "benchmarks.nist_reading",
     "serve-memory": "benchmarks.serve_memory",

@@ -155,41 +155,43 @@ class Client:
             conn.close()
 
 
-def command_body(text: str, trigger_id: str, response_url: str) -> bytes:
+def command_body(text: str, trigger_id: str, response_url: str, channel: str = CHANNEL) -> bytes:
     """A slash command as Slack posts it."""
     return urllib.parse.urlencode({
         "token": "legacy-verification-token", "team_id": TEAM, "team_domain": "recount-bench",
-        "channel_id": CHANNEL, "channel_name": "elections", "user_id": OFFICIAL, "user_name": "dana.official",
+        "channel_id": channel, "channel_name": channel.lower(), "user_id": OFFICIAL, "user_name": "dana.official",
         "command": "/recount", "text": text, "api_app_id": "A0RECOUNT1", "is_enterprise_install": "false",
         "response_url": response_url, "trigger_id": trigger_id,
     }).encode()
 
 
-def load(clients: list[Client], app: str, bodies: list[bytes], signer) -> list[tuple[int, float]]:
-    """Send `bodies` to `app` from every client at once (each takes the next body when its last is answered)."""
+def load(clients: list[Client], app: str, bodies: list[tuple[bytes, str]], signer) -> list[tuple]:
+    """Send `bodies` ((body, channel)) to `app` from every client at once (each takes the next body when its last
+    is answered). Each result: (status, seconds to the ack, channel, when it was sent: epoch seconds)."""
     work: queue.SimpleQueue = queue.SimpleQueue()
     for body in bodies:
         work.put(body)
-    results: list[tuple[int, float]] = []
+    results: list[tuple] = []
     failures: list[str] = []
     lock = threading.Lock()
 
     def worker(client: Client) -> None:
         while True:
             try:
-                body = work.get_nowait()
+                body, channel = work.get_nowait()
             except queue.Empty:
                 return
+            sent = time.time()
             try:
                 status, elapsed, _ = client.post(app, body, signer)
             except Exception as exc:  # a dropped connection is a failure to report, not a crash
                 client.conns.pop(app, None)
                 with lock:
                     failures.append(f"{type(exc).__name__}: {exc}")
-                    results.append((0, float("nan")))
+                    results.append((0, float("nan"), channel, sent))
                 continue
             with lock:
-                results.append((status, elapsed))
+                results.append((status, elapsed, channel, sent))
 
     threads = [threading.Thread(target=worker, args=(c,), name=f"client-{i}") for i, c in enumerate(clients)]
     for thread in threads:
@@ -209,13 +211,18 @@ def one_run(args: argparse.Namespace, run_number: int) -> dict:
     app_proc = None
     try:
         base_url = _reply(slack, "start-up")["base_url"]
-        app_proc = _spawn("app", base_url, str(args.http_threads), str(args.listener_threads), args.deferred_work)
+        app_proc = _spawn("app", base_url, str(args.http_threads), str(args.listener_threads), args.deferred_work,
+                          str(args.deferred_threads), str(args.deferred_niceness))
         urls = _reply(app_proc, "start-up")
-        needed = 2 * (args.warmup + args.requests)
+        needed = len(APPS) * (args.warmup + args.requests)
         deliveries = iter(_send(slack, f"issue {needed}")["deliveries"])
 
-        def bodies(count: int) -> list[bytes]:
-            return [command_body("check", *next(deliveries)) for _ in range(count)]
+        def bodies(count: int) -> list[tuple[bytes, str]]:
+            made = []
+            for _ in range(count):
+                trigger, url, channel = next(deliveries)
+                made.append((command_body("check", trigger, url, channel), channel))
+            return made
 
         clients = [Client(urls) for _ in range(args.concurrency)]
 
@@ -232,7 +239,7 @@ def one_run(args: argparse.Namespace, run_number: int) -> dict:
             warm.setdefault(app, []).extend(load(clients, app, bodies(count), signer))
             _send(app_proc, "idle")
         _send(app_proc, "take")
-        warm_bad = [s for app in APPS for s, _ in warm[app] if s != 200]
+        warm_bad = [r[0] for app in APPS for r in warm[app] if r[0] != 200]
 
         # The measurement: rounds in ABBA order, every round starting with both apps idle.
         rounds: list[dict] = []
@@ -248,19 +255,22 @@ def one_run(args: argparse.Namespace, run_number: int) -> dict:
                 started = time.perf_counter()
                 results = load(clients, app, bodies(count), signer)
                 load_s = time.perf_counter() - started
+                acked_by = time.time()  # the round's last ack is in: how many verdicts are posted by now
                 drained = _send(app_proc, "idle")
                 inside = _send(app_proc, "take")[app]
-                rounds.append({"app": app, "requests": count, "statuses": [s for s, _ in results],
-                               "latencies_s": [t for _, t in results], "load_s": load_s,
+                rounds.append({"app": app, "requests": count, "statuses": [r[0] for r in results],
+                               "latencies_s": [r[1] for r in results], "load_s": load_s,
+                               "sent": [[r[2], r[3]] for r in results], "acked_by": acked_by,
                                "drain_s": drained["waited_s"], "idle": drained["idle"],
                                "server_s": inside["server_s"], "executor_wait_s": inside["waits"],
                                "listener_run_s": inside["runs"]})
             pair += 1
             done = sum(r["requests"] for r in rounds)
-            log(f"{done}/{2 * args.requests} requests")
+            log(f"{done}/{len(APPS) * args.requests} requests")
         for client in clients:
             client.close()
         slack_stats = _send(slack, "stats")
+        posted = _send(slack, "verdicts")["first_post"]
         logged = _send(app_proc, "problems")
         app_problems = logged["records"]
     finally:
@@ -272,12 +282,33 @@ def one_run(args: argparse.Namespace, run_number: int) -> dict:
                     proc.wait(timeout=30)
                 except Exception:
                     proc.kill()
-    result = _run_result(args, rounds, warm_bad, slack_stats, app_problems)
+    result = _run_result(args, rounds, warm_bad, slack_stats, app_problems, posted)
     result["waitress_queue_warnings"] = logged["waitress_queue_warnings"]
     return result
 
 
-def _run_result(args, rounds: list[dict], warm_bad: list[int], slack_stats: dict, app_problems: list[str]) -> dict:
+def _verdicts(mine: list[dict], posted: dict[str, float]) -> dict:
+    """Command to verdict posted, per request (seconds), and the share of each round's verdicts already posted when
+    its last ack came back."""
+    latencies, missing, shares = [], 0, []
+    for r in mine:
+        on_time = 0
+        for channel, sent in r["sent"]:
+            at = posted.get(channel)
+            if at is None:
+                missing += 1
+                continue
+            latencies.append(at - sent)
+            on_time += at <= r["acked_by"]
+        shares.append(on_time / max(len(r["sent"]), 1))
+    return {"latency": summarise(latencies) if latencies else None, "never_posted": missing,
+            "share_posted_at_last_ack": {"median": statistics.median(shares), "min": min(shares),
+                                         "all": sum(s * len(r["sent"]) for s, r in zip(shares, mine, strict=True))
+                                         / max(sum(len(r["sent"]) for r in mine), 1)}}
+
+
+def _run_result(args, rounds: list[dict], warm_bad: list[int], slack_stats: dict, app_problems: list[str],
+                posted: dict[str, float]) -> dict:
     per_app: dict[str, dict] = {}
     for app in APPS:
         mine = [r for r in rounds if r["app"] == app]
@@ -292,10 +323,12 @@ def _run_result(args, rounds: list[dict], warm_bad: list[int], slack_stats: dict
             "requests_per_second": len(latencies) / sum(r["load_s"] for r in mine),
             "drain_after_round_s": statistics.median(r["drain_s"] for r in mine),
             "round_p99_ms": [percentile(r["latencies_s"], 99) * 1e3 for r in mine],
+            "verdict": _verdicts(mine, posted),
         }
     calls = slack_stats["calls"]
     checks = 1 + (args.warmup - 1) + args.requests  # every request to ours is a check
-    made = calls.get("chat.postMessage", 0) + calls.get("chat.update", 0)
+    inline_checks = args.warmup + args.requests  # each posts its verdict, computed inline (bare posts nothing)
+    made = calls.get("chat.postMessage", 0) + calls.get("chat.update", 0) - inline_checks
     problems = []
     for app in APPS:
         if per_app[app]["non_200"]:
@@ -314,10 +347,17 @@ def _run_result(args, rounds: list[dict], warm_bad: list[int], slack_stats: dict
         problems.append(f"the app logged {len(app_problems)} warnings/errors, e.g. {app_problems[0]}")
     if not all(r["idle"] for r in rounds):
         problems.append("an app did not become idle between rounds")
+    for app in ("ours", "inline"):
+        if per_app[app]["verdict"]["never_posted"]:
+            problems.append(f"{app}: {per_app[app]['verdict']['never_posted']} verdicts were never posted")
     ours, bare = per_app["ours"]["latency"], per_app["bare"]["latency"]
+    ours_v, bare_v = per_app["ours"]["verdict"]["latency"], per_app["inline"]["verdict"]["latency"]
     return {
         "apps": per_app,
         "ratio_ours_to_bare": {"p50": ours["p50_ms"] / bare["p50_ms"], "p99": ours["p99_ms"] / bare["p99_ms"]},
+        # Command to verdict posted, ours against the app that computes it inline.
+        "verdict_ours_to_inline": {"p50": ours_v["p50_ms"] / bare_v["p50_ms"] if ours_v and bare_v else None,
+                                   "p99": ours_v["p99_ms"] / bare_v["p99_ms"] if ours_v and bare_v else None},
         "meets_target": ours["p99_ms"] <= TARGET_RATIO * bare["p99_ms"] and ours["p99_ms"] < TARGET_SECONDS * 1e3,
         "slack_calls": calls, "checks_by_ours": checks, "app_log_problems": app_problems[:20],
         "problems": problems,
@@ -328,21 +368,22 @@ def _run_result(args, rounds: list[dict], warm_bad: list[int], slack_stats: dict
 # ============================================================================ report
 
 def _table(results: dict) -> str:
-    from bot.deferred.process import DeferredConfig
-
     header = ("run", "app", "p50 ms", "p90 ms", "p99 ms", "max ms", "req/s", "executor wait p50/p99 ms",
-              "listener run p50 ms", "drain s")
+              "listener run p50 ms", "drain s", "verdict p50/p99 ms", "posted at last ack")
     lines = [header]
     for i, run in enumerate(results["runs"], 1):
         for app in APPS:
             a = run["apps"][app]
             lat, wait, lrun = a["latency"], a["executor_wait"], a["listener_run"]
+            verdict = a["verdict"]
+            vl = verdict["latency"] or {"p50_ms": float("nan"), "p99_ms": float("nan")}
             lines.append((str(i), app, f"{lat['p50_ms']:.1f}", f"{lat['p90_ms']:.1f}", f"{lat['p99_ms']:.1f}",
                           f"{lat['max_ms']:.1f}", f"{a['requests_per_second']:.0f}",
                           f"{wait['p50_ms']:.1f} / {wait['p99_ms']:.1f}", f"{lrun['p50_ms']:.1f}",
-                          f"{a['drain_after_round_s']:.2f}"))
+                          f"{a['drain_after_round_s']:.2f}", f"{vl['p50_ms']:.0f} / {vl['p99_ms']:.0f}",
+                          f"{verdict['share_posted_at_last_ack']['all']:.0%}"))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    out = ["  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(line, widths)))
+    out = ["  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(line, widths, strict=True)))
            for line in lines]
     out.insert(1, "  ".join("-" * w for w in widths))
     out.append("")
@@ -350,13 +391,15 @@ def _table(results: dict) -> str:
         r = run["ratio_ours_to_bare"]
         verdict = "meets" if run["meets_target"] else "MISSES"
         out.append(f"run {i}: ours/bare p50 {r['p50']:.2f}x, p99 {r['p99']:.2f}x; {verdict} the target "
-                   f"(p99 within {TARGET_RATIO}x of bare and under {TARGET_SECONDS:.0f} s)")
+                   f"(p99 within {TARGET_RATIO}x of bare and under {TARGET_SECONDS:.0f} s); command to verdict "
+                   f"ours/inline p50 {run['verdict_ours_to_inline']['p50'] or float('nan'):.2f}x, "
+                   f"p99 {run['verdict_ours_to_inline']['p99'] or float('nan'):.2f}x")
     o = results["options"]
     out.append(f"{o['requests']} requests per app per run from {o['concurrency']} clients, rounds of {o['round']} "
                f"(ABBA), warm-up {o['warmup']}; waitress {o['http_threads']} threads, listener executor "
                f"{o['listener_threads']} threads; {results['machine']['cpus']} CPUs shared by the load generator, "
                "the Slack stand-in, both apps and ours' deferred-work process (ours' executor wait and listener "
-               f"run: that process's jobs, {DeferredConfig.threads} threads)" if o.get("deferred_work") == "process"
+               f"run: that process's jobs, {o['deferred_threads']} threads at niceness {o['deferred_niceness']})" if o.get("deferred_work") == "process"
                else "the Slack stand-in and both apps (ours' work after the ack on its listener executor: "
                     "--deferred-work thread)")
     return "\n".join(out)
@@ -385,6 +428,10 @@ def main(argv: list[str] | None = None) -> int:
                                                                          "(default %(default)s, as build_app)")
     parser.add_argument("--deferred-work", choices=("process", "thread"), default="process",
                         help="where ours runs the work after the ack, as `serve --deferred-work` (default %(default)s)")
+    parser.add_argument("--deferred-threads", type=int, default=4, help="threads of ours' deferred-work process "
+                                                                        "(default %(default)s)")
+    parser.add_argument("--deferred-niceness", type=int, default=10, help="niceness added to ours' deferred-work "
+                                                                          "process (default %(default)s)")
     parser.add_argument("--out", type=Path, default=OUT_DIR / f"{NAME}.json", help="JSON results (default %(default)s)")
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -392,7 +439,7 @@ def main(argv: list[str] | None = None) -> int:
         kind, *rest = args.child
         if kind == "slack":
             return slack_child()
-        return app_child(rest[0], int(rest[1]), int(rest[2]), rest[3])
+        return app_child(rest[0], int(rest[1]), int(rest[2]), rest[3], int(rest[4]), int(rest[5]))
     if min(args.requests, args.concurrency, args.round, args.repeat, args.http_threads, args.listener_threads) < 1 \
             or args.warmup < 1:
         parser.error("every count must be at least 1")

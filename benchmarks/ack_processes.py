@@ -26,7 +26,7 @@ TEAM = "T0BENCHTEAM"
 CHANNEL = "C0ELECTION"
 OFFICIAL = "U0OFFICIAL"
 USERS = [{"id": OFFICIAL, "name": "dana.official", "real_name": "Dana Whitfield", "is_admin": True}]
-APPS = ("bare", "ours")
+APPS = ("bare", "ours", "inline")  # inline: a bare app that computes and posts the verdict itself
 
 
 def _serve_commands(handlers: dict[str, Any]) -> None:
@@ -49,11 +49,26 @@ def slack_child() -> int:
     standin = SlackStandIn(users=USERS, channels=[{"id": CHANNEL, "name": "elections"}],
                            workspace=Workspace(team_id=TEAM)).start()
 
+    issued = [0]
+
     def issue(count: str) -> dict:
-        """Fresh trigger_ids and response_urls, as Slack puts in each slash command."""
-        return {"deliveries": [[standin.issue_trigger_id(OFFICIAL),
-                                standin.issue_response_url(channel=CHANNEL, user=OFFICIAL)]
-                               for _ in range(int(count))]}
+        """Fresh trigger_ids and response_urls, as Slack puts in each slash command, each command in a channel of
+        its own (the first, the cards' channel, aside), so its verdict can be told apart from the others."""
+        deliveries = []
+        for _ in range(int(count)):
+            issued[0] += 1
+            channel = CHANNEL if issued[0] == 1 else f"C0V{issued[0]:07d}"
+            deliveries.append([standin.issue_trigger_id(OFFICIAL),
+                               standin.issue_response_url(channel=channel, user=OFFICIAL), channel])
+        return {"deliveries": deliveries}
+
+    def verdicts(_: str = "") -> dict:
+        """Each channel's first message posted, when (epoch seconds): a check's verdict."""
+        first: dict[str, float] = {}
+        for call in standin.calls:
+            if call.method == "chat.postMessage" and call.status == 200 and (call.response or {}).get("ok"):
+                first.setdefault(call.args.get("channel"), call.at.timestamp())
+        return {"first_post": first}
 
     def stats(_: str = "") -> dict:
         counts: dict[str, int] = {}
@@ -65,7 +80,7 @@ def slack_child() -> int:
                 "messages_in_channel": len(standin.state.messages(CHANNEL))}
 
     _serve_commands({"ready": lambda: {"base_url": standin.base_url}, "issue": issue, "stats": stats,
-                     "close": standin.stop})
+                     "verdicts": verdicts, "close": standin.stop})
     return 0
 
 
@@ -188,28 +203,41 @@ class ProblemCounter:
         root.addHandler(Handler(self))
 
 
-def _bare_app(api_base_url: str, listener_threads: int):
-    """A Bolt app built like ours, whose /recount listener only acknowledges."""
+def _bare_app(api_base_url: str, listener_threads: int, verdict: bool = False):
+    """A Bolt app built like ours, whose /recount listener only acknowledges; with `verdict`, it then computes the
+    verdict inline (the statute core on returns read once at start-up, no database, no case cards) and posts it in
+    the channel: the least a verdict can cost once acknowledged."""
     import logging
     from concurrent.futures import ThreadPoolExecutor
 
     from slack_bolt import App
 
     from bot.app_factory import web_client
+    from bot.commands.check_report import as_text
+    from rules.margin import DEFAULT_MULTI_SEAT_RULE
+    from rules.returns import parse_returns
+    from rules.verdicts import decide_returns
 
+    returns = parse_returns(EXAMPLE.read_bytes())
     app = App(client=web_client(BOT_TOKEN, api_base_url), signing_secret=SIGNING_SECRET,
               token_verification_enabled=True, process_before_response=False,
               listener_executor=ThreadPoolExecutor(max_workers=listener_threads, thread_name_prefix="listener"),
               logger=logging.getLogger("bench.bare.bolt"))
 
     @app.command("/recount")
-    def recount(ack):
+    def recount(ack, command, client):
         ack()
+        if not verdict:
+            return
+        verdicts = decide_returns(returns, DEFAULT_MULTI_SEAT_RULE)
+        client.chat_postMessage(channel=command["channel_id"],
+                                text=as_text(verdicts, returns, DEFAULT_MULTI_SEAT_RULE.value)[:3000])
 
     return app
 
 
-def app_child(api_base_url: str, http_threads: int, listener_threads: int, deferred_work: str = "process") -> int:
+def app_child(api_base_url: str, http_threads: int, listener_threads: int, deferred_work: str = "process",
+              deferred_threads: int = 4, deferred_niceness: int = 10) -> int:
     import tempfile
 
     problems = ProblemCounter()
@@ -240,15 +268,17 @@ def app_child(api_base_url: str, http_threads: int, listener_threads: int, defer
     if deferred_work == "process":
         deferred_stats = DeferredStats()
         deferred = DeferredWorkProcess(DeferredConfig(database_url=db.url, bot_token=BOT_TOKEN,
-                                                      api_base_url=api_base_url, log_level="WARNING", fixed_now=clock),
+                                                      api_base_url=api_base_url, log_level="WARNING", fixed_now=clock,
+                                                      threads=deferred_threads, niceness=deferred_niceness),
                                        services.outbox_wake, on_done=deferred_stats.record)
     apps = {
         "ours": build_app(services=services, bot_token=BOT_TOKEN, signing_secret=SIGNING_SECRET,
                           api_base_url=api_base_url, listener_threads=listener_threads,
                           deferred_runner=deferred.submit if deferred else None),
         "bare": _bare_app(api_base_url, listener_threads),
+        "inline": _bare_app(api_base_url, listener_threads, verdict=True),
     }
-    executors = {"bare": CountingExecutor(apps["bare"].listener_runner.listener_executor)}
+    executors = {name: CountingExecutor(apps[name].listener_runner.listener_executor) for name in ("bare", "inline")}
     if deferred is not None:
         deferred.start()
         executors["ours"] = deferred_stats.following(deferred)

@@ -1,4 +1,5 @@
-"""`python -m benchmarks reminders`: the worker's poll for due reminders must cost what is due, not what is pending.
+"""`python -m benchmarks reminders`: the worker's poll for due reminders must cost what is due, not what is pending,
+nor what the office did in past years (the history part: benchmarks/history_cost.py).
 
 The poll is `bot.worker.reminders.due_query` (pending reminders due by now, oldest first, LIMIT 200),
 run against a database holding PENDING reminders in all, DUE of them due. For each combination it reports
@@ -26,6 +27,7 @@ from pathlib import Path
 from sqlalchemy import insert, text
 
 OUT = Path(__file__).resolve().parent / "out" / "reminder_poll.json"
+HISTORY_OUT = OUT.with_name("reminder_history.json")
 NOW = dt.datetime(2026, 11, 24, 16, 0, tzinfo=dt.timezone.utc)
 
 
@@ -174,12 +176,30 @@ def _fresh_url(backend: str, tmp: Path, label: str, base: str | None):
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks reminders", description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=["all", "poll", "history"], default="all",
+                        help="poll: the due-reminders query against pending rows; history: the worker's whole tick "
+                             "against completed cases (benchmarks/history_cost.py); all: both")
     parser.add_argument("--pending", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--due", type=int, nargs="+", default=[10, 100, 200])
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--completed", type=int, nargs="+", default=[10, 1_000, 10_000],
+                        help="completed cases in the office's history (the history part)")
+    parser.add_argument("--repeat", type=int, default=None,
+                        help="runs of each measurement (default 5 for the poll part, 15 for the history part)")
     parser.add_argument("--database-url", default=os.environ.get("TEST_DATABASE_URL"),
                         help="also measure on this PostgreSQL server (default: $TEST_DATABASE_URL)")
     args = parser.parse_args(argv)
+    status = 0
+    if args.part in ("all", "poll"):
+        status |= _poll(args, args.repeat or 5)
+    if args.part in ("all", "history"):
+        from benchmarks.history_cost import run
+
+        print("the worker's tick against the office's history of completed cases:", flush=True)
+        status |= run("reminders", args.completed, args.repeat or 15, args.database_url, HISTORY_OUT)
+    return status
+
+
+def _poll(args, repeat: int) -> int:
     backends = ["sqlite"] + (["postgresql"] if args.database_url else [])
     results = []
     with tempfile.TemporaryDirectory(prefix="recount-reminders-") as tmp:
@@ -188,7 +208,7 @@ def main(argv: list[str]) -> int:
                 for due in args.due:
                     url, drop = _fresh_url(backend, Path(tmp), f"{pending}-{due}", args.database_url)
                     try:
-                        results.append(measure(url, pending, due, args.repeat))
+                        results.append(measure(url, pending, due, repeat))
                     finally:
                         if drop:
                             drop()

@@ -53,11 +53,13 @@ from rules.filing_deadlines import (
     WAIVER_DEADLINE,
     RequestTiming,
     contest_filing_deadline,
+    contest_window_open_since,
     filing_rollover_reading,
     is_request_timely,
     payment_deadline,
     request_deadline,
     request_timing,
+    request_window_open_since,
     request_window_opens,
     waiver_deadline,
 )
@@ -133,7 +135,8 @@ __all__ = [
     "LABEL", "PAYMENT_DEADLINE", "PERIOD_EXTENSION_CITATION", "REQUESTED_RECOUNT_DEADLINE", "REQUEST_DEADLINE",
     "REQUEST_WINDOW_OPENS", "SUBDIVISION_NOTICE_DEADLINE", "WAIVER_DEADLINE", "CompletionRollover", "Deadline",
     "ElectionDeadlines", "RequestTiming", "automatic_recount_deadline", "contest_filing_deadline",
+    "contest_window_open_since",
     "cost_determination_deadline", "counting_text", "earliest_until_canvass_reading", "election_deadlines",
     "filing_rollover_reading", "is_request_timely", "payment_deadline", "request_deadline", "request_timing",
-    "request_window_opens", "requested_recount_deadline", "subdivision_notice_deadline", "waiver_deadline",
+    "request_window_open_since", "request_window_opens", "requested_recount_deadline", "subdivision_notice_deadline", "waiver_deadline",
 ]

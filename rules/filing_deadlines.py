@@ -296,3 +296,35 @@ def payment_deadline(cost_notified_on: dt.date, calendar: ColoradoCalendar = DEF
         reading=reading, date=rolled.date, rolled_from=rolled.rolled_from, note=note,
         counting=counting_text(law), law=law.key,
     )
+
+
+# ----------------------------------------------------------------------------- which windows are still open
+def _earliest_start(day: dt.date, days: int, calendar: ColoradoCalendar) -> dt.date:
+    """The earliest day S whose filing deadline `days` after it (rolled as a filing rolls) falls on or after `day`.
+    Rolling never moves a deadline earlier, so every S after it gives one on or after `day` too, and every S before
+    it one before `day`: the deadline of S - 1 is on or after `day` only when the days from its unrolled last day up
+    to `day` are none of them business days."""
+    start = day - dt.timedelta(days=days)
+    while not calendar.is_business_day(start - dt.timedelta(days=1) + dt.timedelta(days=days)):
+        start -= dt.timedelta(days=1)
+    return start
+
+
+def request_window_open_since(today: dt.date, calendar: ColoradoCalendar = DEFAULT_CALENDAR, *,
+                              law: LawProfile = DEFAULT_LAW) -> dt.date:
+    """The earliest election day whose request window (`request_deadline`) is still open `today`: for an election
+    before it the window has closed, which the worker's poll and App Home know without reading it."""
+    return _earliest_start(require_date(today, "today"), law.requesting.closes.days, calendar)
+
+
+def contest_window_open_since(today: dt.date, calendar: ColoradoCalendar = DEFAULT_CALENDAR, *,
+                              law: LawProfile = DEFAULT_LAW) -> tuple[dt.date, dt.date]:
+    """(concluded, election): the election-contest window (`contest_filing_deadline`) is still open `today` for a
+    recount concluded on or after the first date, or of an election on or after the second. Counted from the end of
+    the recount period or the recount's conclusion, whichever is later (1-13.5-1403, 31-10-1303): 10 days after the
+    later of the two, rolled. Counted from the survey's filing (1-11-213(4)): an election whose canvass, at most
+    the law's canvass days after it, could still start an open window; a recount's conclusion does not count."""
+    start = _earliest_start(require_date(today, "today"), law.contest_filing.days, calendar)
+    if law.contest_filing.counted_from is CountFrom.SURVEY_FILED:
+        return start, start - dt.timedelta(days=law.canvass.days)
+    return start, _earliest_start(start, law.requesting.closes.days, calendar)

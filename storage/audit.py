@@ -14,7 +14,7 @@ business rows too: every returns, tally and money row is sealed into it when wri
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -81,9 +81,11 @@ def _rows(session: Session, batch: int = 1000) -> Iterator[AuditEntry]:
         session.expunge_all()
 
 
-def _chain(session: Session, book: seals.SealBook) -> VerifyResult:
+def _chain(session: Session, book: seals.SealBook, progress: Callable[[int], None] | None = None) -> VerifyResult:
     expected_id, prev_hash, checked = 1, GENESIS, 0
     for row in _rows(session):
+        if progress is not None and checked % 1000 == 0:
+            progress(checked)
         if row.id != expected_id:
             return VerifyResult(False, checked, expected_id,
                                 f"row {expected_id} is missing (next row present is {row.id})")
@@ -95,6 +97,8 @@ def _chain(session: Session, book: seals.SealBook) -> VerifyResult:
         book.add(row)
         checked += 1
         prev_hash, expected_id = row.hash, row.id + 1
+    if progress is not None:
+        progress(checked)
     stored = session.get(AuditHead, HEAD_ID)
     last_id = expected_id - 1
     if stored is None and last_id == 0:
@@ -126,11 +130,16 @@ def _against(session: Session, chain: VerifyResult, anchor: Anchor) -> VerifyRes
     return None
 
 
-def verify(session: Session, *, anchor: Anchor | None = None, business_rows: bool = True) -> VerifyResult:
+def verify(session: Session, *, anchor: Anchor | None = None, business_rows: bool = True,
+           progress: Callable[[int, int], None] | None = None) -> VerifyResult:
     """Check the chain, then (given) that it still holds the anchored head, then every sealed business row.
-    The first problem found is reported, in that order."""
+    The first problem found is reported, in that order. `progress(rows checked, rows in all)` as it goes (audit
+    rows, then business rows: a command's progress bar)."""
     book = seals.SealBook()
-    chain = _chain(session, book)
+    total = 0
+    if progress is not None:
+        total = head(session)[0] + (seals.count_rows(session) if business_rows else 0)
+    chain = _chain(session, book, (lambda done: progress(done, total)) if progress is not None else None)
     if not chain.ok:
         return chain
     if anchor is not None:
@@ -139,7 +148,8 @@ def verify(session: Session, *, anchor: Anchor | None = None, business_rows: boo
             return broken
     if not business_rows:
         return VerifyResult(True, chain.rows_checked, anchor=anchor)
-    rows = seals.check_rows(session, book)
+    rows = seals.check_rows(session, book, (lambda done: progress(chain.rows_checked + done, total))
+                            if progress is not None else None)
     return VerifyResult(rows.ok, chain.rows_checked, business_rows=rows.checked, bad_row=rows.first,
                         more_bad_rows=rows.more, anchor=anchor)
 

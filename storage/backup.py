@@ -27,17 +27,20 @@ import tarfile
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
-from sqlalchemy import create_engine, select
+from sqlalchemy import create_engine, func, select
 from sqlalchemy.engine import make_url
 
 from storage import backup_format as fmt
 from storage.db import Database
 from storage.migrate import alembic_config
+
+Progress = Callable[[int, int], None]  # (rows done, rows in all): a command's progress bar
+PROGRESS_EVERY = 1000
 
 
 class BackupRefused(Exception):
@@ -56,7 +59,8 @@ class BackupSummary:
 
 
 def make_backup(db: Database, target: Path, *, force: bool = False, pg_dump: bool = True,
-                now: dt.datetime | None = None) -> BackupSummary:
+                now: dt.datetime | None = None, progress: Progress | None = None) -> BackupSummary:
+    """`progress(rows written, rows in all)` as the tables are written (a command's progress bar)."""
     if target.is_dir():
         raise BackupRefused(f"{target}: is a folder; give the backup file's name")
     if target.exists() and not force:
@@ -69,9 +73,9 @@ def make_backup(db: Database, target: Path, *, force: bool = False, pg_dump: boo
         work = Path(work_dir)
         notes: list[str] = []
         if db.dialect == "sqlite":
-            manifest = _from_sqlite(db, work)
+            manifest = _from_sqlite(db, work, progress)
         else:
-            manifest = _from_postgresql(db, work, pg_dump, notes)
+            manifest = _from_postgresql(db, work, pg_dump, notes, progress)
         manifest.update(created_at=created.isoformat(timespec="seconds"), source_database=db.describe())
         manifest = {"format": fmt.FORMAT, "format_version": fmt.FORMAT_VERSION, **manifest}
         _pack(work, manifest, target, force=force)
@@ -93,11 +97,15 @@ def _revision(connection) -> str:
     return revision
 
 
-def _export(connection, work: Path, dialect: str) -> dict[str, Any]:
+def _export(connection, work: Path, dialect: str, progress: Progress | None = None) -> dict[str, Any]:
     """Every table of `connection`'s snapshot, as members in `work`; the manifest's data part."""
     revision = _revision(connection)
     tables = []
-    for table in fmt.typed_tables(connection):
+    typed = fmt.typed_tables(connection)
+    total = sum(connection.execute(select(func.count()).select_from(t)).scalar_one() for t in typed) \
+        if progress is not None else 0
+    done = 0
+    for table in typed:
         columns = fmt.columns_of(table)
         digest, rows = hashlib.sha256(), 0
         path = work / fmt.member_of(table.name)
@@ -107,6 +115,11 @@ def _export(connection, work: Path, dialect: str) -> dict[str, Any]:
                 digest.update(line)
                 out.write(line)
                 rows += 1
+                if progress is not None and rows % PROGRESS_EVERY == 0:
+                    progress(done + rows, total)
+        done += rows
+        if progress is not None:
+            progress(done, total)
         tables.append({"name": table.name, "member": fmt.member_of(table.name), "rows": rows,
                        "sha256": digest.hexdigest(), "columns": [list(c) for c in columns]})
     head = {"last_id": 0, "last_hash": "0" * 64}
@@ -132,7 +145,7 @@ def _native(work: Path, source: Path, member: str, what: str) -> dict[str, Any]:
     return {"member": member, "sha256": digest.hexdigest(), "what": what}
 
 
-def _from_sqlite(db: Database, work: Path) -> dict[str, Any]:
+def _from_sqlite(db: Database, work: Path, progress: Progress | None = None) -> dict[str, Any]:
     name = make_url(db.url).database
     if not name or name == ":memory:":
         raise BackupRefused("an in-memory SQLite database cannot be backed up")
@@ -154,7 +167,7 @@ def _from_sqlite(db: Database, work: Path) -> dict[str, Any]:
     engine = create_engine(f"sqlite:///{copy}")
     try:
         with engine.connect() as connection:
-            manifest = _export(connection, work, "sqlite")
+            manifest = _export(connection, work, "sqlite", progress)
     finally:
         engine.dispose()
     manifest["native"].append(_native(work, copy, "native/recount-bot.sqlite3.gz",
@@ -163,13 +176,14 @@ def _from_sqlite(db: Database, work: Path) -> dict[str, Any]:
     return manifest
 
 
-def _from_postgresql(db: Database, work: Path, pg_dump: bool, notes: list[str]) -> dict[str, Any]:
+def _from_postgresql(db: Database, work: Path, pg_dump: bool, notes: list[str],
+                     progress: Progress | None = None) -> dict[str, Any]:
     with db.engine.connect() as plain:
         connection = plain.execution_options(isolation_level="SERIALIZABLE", postgresql_readonly=True,
                                              postgresql_deferrable=True)
         with connection.begin():
             snapshot = connection.exec_driver_sql("SELECT pg_export_snapshot()").scalar() if pg_dump else None
-            manifest = _export(connection, work, "postgresql")
+            manifest = _export(connection, work, "postgresql", progress)
             if pg_dump:
                 schema = connection.exec_driver_sql("SELECT current_schema()").scalar()
                 extra = _pg_dump(db, snapshot, schema, work, notes)

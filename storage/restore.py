@@ -23,6 +23,7 @@ import hashlib
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from alembic import command
 from alembic.runtime.migration import MigrationContext
@@ -69,9 +70,11 @@ def _chain() -> list[str]:
     return [r.revision for r in reversed(list(script.walk_revisions()))]
 
 
-def restore(db: Database, path: Path, *, keep_unverified: bool = False) -> RestoreSummary:
+def restore(db: Database, path: Path, *, keep_unverified: bool = False,
+            progress: Callable[[int, int], None] | None = None) -> RestoreSummary:
     """Load the backup at `path` into the empty `db` (see the module's doc). Raises RestoreRefused, with nothing
-    changed; RestoreUnverified when the copy's audit log does not verify and `keep_unverified` is not given."""
+    changed; RestoreUnverified when the copy's audit log does not verify and `keep_unverified` is not given.
+    `progress(rows loaded, rows in the backup)` as the tables are loaded (a command's progress bar)."""
     chain = _chain()
     with tempfile.TemporaryDirectory(prefix="recount-bot-restore-") as folder:
         backup = fmt.read_backup(path, Path(folder))
@@ -87,8 +90,11 @@ def restore(db: Database, path: Path, *, keep_unverified: bool = False) -> Resto
                 _refuse_unless_empty(connection, db)
                 _migrate(connection, backup.revision, chain)
                 tables = _matching_tables(connection, backup)
+                loaded = 0
                 for entry in backup.tables:
-                    _insert(connection, tables[entry.name], entry, backup.lines(entry))
+                    _insert(connection, tables[entry.name], entry, backup.lines(entry),
+                            (lambda rows, base=loaded: progress(base + rows, backup.rows)) if progress else None)
+                    loaded += entry.rows
                 if connection.dialect.name == "postgresql":
                     _reset_sequences(connection, [tables[e.name] for e in backup.tables])
                 for entry in backup.tables:
@@ -158,16 +164,22 @@ def _matching_tables(connection, backup: fmt.VerifiedBackup) -> dict[str, Table]
     return tables
 
 
-def _insert(connection, table: Table, entry: fmt.TableEntry, lines: Path) -> None:
+def _insert(connection, table: Table, entry: fmt.TableEntry, lines: Path,
+            progress: Callable[[int], None] | None = None) -> None:
     batch: list[dict] = []
+    number = 0
     with lines.open("rb") as stream:
         for number, line in enumerate(stream, start=1):
             batch.append(fmt.parse_line(entry, number, line))
             if len(batch) == _BATCH:
                 connection.execute(table.insert(), batch)
                 batch = []
+                if progress is not None:
+                    progress(number)
     if batch:
         connection.execute(table.insert(), batch)
+    if progress is not None:
+        progress(number)
 
 
 def _reset_sequences(connection, tables: list[Table]) -> None:

@@ -29,11 +29,13 @@ error; the row's history ends there (a later row with the same id, which SQLite 
   after recount-bot sealed its deletion.
 
 Readings and limits, decided here:
-- Rows are sealed from their stored values (read back at commit), so money, times and JSON hash exactly as
-  `verify` later reads them, on SQLite and PostgreSQL alike.
-- Only the ORM's unit of work is seen. Where recount-bot changes a sealed column with a Core UPDATE (deciding a
-  request: one UPDATE ... WHERE status = 'pending', so two deciders cannot both win), it calls `mark` for the
-  row; any other Core update would show as an altered row (the tests run `verify` after real flows).
+- Rows are sealed from their stored values (read back at commit, or returned by the INSERT), so money, times
+  and JSON hash exactly as `verify` later reads them, on SQLite and PostgreSQL alike.
+- Only the ORM's unit of work is seen by the hooks. The one bulk writer, the vote counts of a survey version
+  (services/returns/versions.py), inserts through `storage.seal_stream.insert_sealed`, which seals each batch as
+  it is written, from the rows the database returns. Where recount-bot changes a sealed column with a Core UPDATE
+  (deciding a request: one UPDATE ... WHERE status = 'pending', so two deciders cannot both win), it calls `mark`
+  for the row; any other Core write would show as an altered row (the tests run `verify` after real flows).
 - UNSEALED lists the columns left out of every hash: where a card is in Slack (`card_ts`), which holds a
   posting claim ("posting:<epoch>") taken and released by Core UPDATEs while the card is posted. It decides
   nothing; a wrong one sends a card's edits to another message, never changes what the card says.
@@ -47,11 +49,9 @@ Readings and limits, decided here:
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import json
+import functools
 from dataclasses import dataclass, field
-from decimal import Decimal
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from sqlalchemy import Table, event, select
 from sqlalchemy.orm import Session, sessionmaker
@@ -76,6 +76,7 @@ from storage.models import (
     TallySheetRow,
     VoteCount,
 )
+from storage.seal_hash import _plain, row_hash, row_hash_by_json  # noqa: F401  (the seals' names, as callers know them)
 
 ACTION = "rows.sealed"
 ENTITY = "table"
@@ -135,30 +136,7 @@ _PENDING = "recount_bot.seals.pending"  # session.info: {table: set of ids} writ
 _DELETED = "recount_bot.seals.deleted"  # session.info: {table: set of ids} deleted in this transaction
 
 
-# ----------------------------------------------------------------------------- hashing
-def _plain(value: Any) -> Any:
-    """A stored value as JSON, the same on every database (UTC microseconds, money with its cents)."""
-    if value is None or isinstance(value, (bool, int, str)):
-        return value
-    if isinstance(value, Decimal):
-        return str(value)
-    if isinstance(value, dt.datetime):
-        return value.astimezone(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    if isinstance(value, dt.date):
-        return value.isoformat()
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return repr(value)  # floats (never written by recount-bot) still hash deterministically
-
-
-def row_hash(table: str, row_id: int, values: dict[str, Any], columns: Iterable[str]) -> str:
-    fields = {"table": table, "id": row_id, "values": {c: _plain(values.get(c)) for c in sorted(columns)}}
-    text = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
+# ----------------------------------------------------------------------------- hashing: storage/seal_hash.py
 def _table(name: str) -> Table:
     return SEALED[name][0].__table__
 
@@ -167,12 +145,18 @@ def _columns(name: str) -> list[str]:
     return sorted(c.name for c in _table(name).columns if c.name not in UNSEALED.get(name, ()))
 
 
-def seal_value(name: str, row_id: int, values: dict[str, Any], columns: list[str]) -> str | list[str]:
+def seal_value(name: str, row_id: int, values: Mapping[str, Any], columns: list[str] | tuple[str, ...]
+               ) -> str | list[str]:
     full = row_hash(name, row_id, values, columns)
     fixed_columns = SEALED[name][1]
-    if sorted(fixed_columns) == columns:
+    if _all_fixed(name, tuple(columns)):
         return full
     return [row_hash(name, row_id, values, fixed_columns), full]
+
+
+@functools.lru_cache(maxsize=64)
+def _all_fixed(name: str, columns: tuple[str, ...]) -> bool:
+    return sorted(SEALED[name][1]) == list(columns)
 
 
 def _read_back(session: Session, name: str, ids: Iterable[int]) -> Iterator[dict[str, Any]]:
@@ -326,7 +310,7 @@ def install(sessions: sessionmaker) -> None:
 
 
 # ----------------------------------------------------------------------------- verifying
-@dataclass
+@dataclass(slots=True)
 class _Seal:
     first_fixed: str  # the fixed hash when the row was first sealed
     first_audit_id: int
@@ -350,6 +334,7 @@ class SealBook:
         columns = tuple(after.get("columns") or ())
         table = self.rows.setdefault(entry.entity_id, {})
         gone = self.deleted.setdefault(entry.entity_id, {})
+        audit_id = entry.id
         for key, value in (after.get("rows") or {}).items():
             row_id = int(key)
             if value is None:  # deleted by recount-bot: its history ends here
@@ -360,9 +345,9 @@ class SealBook:
             fixed, full = (value, value) if isinstance(value, str) else (tuple(value) + ("", ""))[:2]
             known = table.get(row_id)
             if known is None:
-                table[row_id] = _Seal(fixed, entry.id, full, entry.id, columns)
+                table[row_id] = _Seal(fixed, audit_id, full, audit_id, columns)
             else:
-                known.full, known.audit_id, known.columns = full, entry.id, columns
+                known.full, known.audit_id, known.columns = full, audit_id, columns
 
     @property
     def count(self) -> int:
@@ -392,40 +377,57 @@ class RowsResult:
 
 def _stream(session: Session, name: str, batch: int = 1000) -> Iterator[dict[str, Any]]:
     table = _table(name)
+    keys = [c.key for c in table.c]
     last = None
     while True:
         query = select(table).order_by(table.c.id).limit(batch)
         if last is not None:
             query = query.where(table.c.id > last)
-        rows = [dict(r._mapping) for r in session.execute(query)]
+        rows = [dict(zip(keys, r, strict=True)) for r in session.execute(query).all()]  # faster than Row._mapping
         if not rows:
             return
         yield from rows
         last = rows[-1]["id"]
 
 
-def _problem(name: str, values: dict[str, Any], seal_: _Seal | None, deleted_at: int | None = None) -> str | None:
+def _problem(name: str, values: Mapping[str, Any], seal_: _Seal | None, deleted_at: int | None = None) -> str | None:
     row_id = values["id"]
     if seal_ is None and deleted_at is not None:
         return (f"was deleted by recount-bot (audit row {deleted_at}) and is there again: written outside "
                 "recount-bot")
     if seal_ is None:
         return "is not in the audit log: it was written outside recount-bot (or its seal was cut from the log)"
-    gone = [c for c in seal_.columns if c not in values]
+    gone = _gone(name, seal_.columns)
     if gone:
         return f"was sealed at audit row {seal_.audit_id} with columns that no longer exist ({', '.join(gone)})"
-    if row_hash(name, row_id, values, SEALED[name][1]) != seal_.first_fixed:
+    fixed = row_hash(name, row_id, values, SEALED[name][1])
+    if fixed != seal_.first_fixed:
         return (f"differs from what audit row {seal_.first_audit_id} recorded when it was written: it was changed "
                 "afterwards" + (f" (and sealed again at audit row {seal_.audit_id})"
                                 if seal_.audit_id != seal_.first_audit_id else ""))
-    if row_hash(name, row_id, values, seal_.columns) != seal_.full:
+    # Sealed over the fixed columns alone (a table whose rows never change): the same hash, not computed twice.
+    full = fixed if _all_fixed(name, seal_.columns) else row_hash(name, row_id, values, seal_.columns)
+    if full != seal_.full:
         return f"differs from what audit row {seal_.audit_id} recorded: it was changed outside recount-bot"
     return None
 
 
-def check_rows(session: Session, book: SealBook) -> RowsResult:
+@functools.lru_cache(maxsize=256)
+def _gone(name: str, columns: tuple[str, ...]) -> tuple[str, ...]:
+    """The columns a seal covered that the table no longer has (the rows read hold every column it has)."""
+    return tuple(c for c in columns if c not in _table(name).c)
+
+
+def count_rows(session: Session) -> int:
+    """How many rows the sealed tables hold (what `check_rows` will read)."""
+    from sqlalchemy import func
+
+    return sum(session.execute(select(func.count()).select_from(_table(name))).scalar_one() for name in SEALED)
+
+
+def check_rows(session: Session, book: SealBook, progress: Callable[[int], None] | None = None) -> RowsResult:
     """Recompute every sealed table's rows against `book`; the first row (table order, then id) that does not
-    match, and how many more do not."""
+    match, and how many more do not. `progress(rows checked)` every thousand rows."""
     checked, problems, first = 0, 0, None
     for name in SEALED:
         seals, deleted = book.rows.get(name, {}), book.deleted.get(name, {})
@@ -433,6 +435,8 @@ def check_rows(session: Session, book: SealBook) -> RowsResult:
         table_first: RowProblem | None = None
         for values in _stream(session, name):
             checked += 1
+            if progress is not None and checked % 1000 == 0:
+                progress(checked)
             seen.add(values["id"])
             problem = _problem(name, values, seals.get(values["id"]), deleted.get(values["id"]))
             if problem:
@@ -446,4 +450,6 @@ def check_rows(session: Session, book: SealBook) -> RowsResult:
                     table_first = RowProblem(name, row_id, f"is missing: audit row {seal_.audit_id} sealed it, and "
                                                            "it was deleted afterwards")
         first = first or table_first
+    if progress is not None:
+        progress(checked)
     return RowsResult(checked, first, max(problems - 1, 0))

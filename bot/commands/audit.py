@@ -21,6 +21,7 @@ from pathlib import Path
 
 from bot.commands.common import open_database, read_input_file, unreachable
 from bot.commands.errors import CommandFailed, UsageError
+from bot.commands.progress import add_quiet, bar
 
 KEY_FILE_VARIABLE, KEY_VARIABLE = "RECOUNT_AUDIT_KEY_FILE", "RECOUNT_AUDIT_KEY"
 MAKE_A_KEY = ("make one with: python3 -c \"import secrets; print(secrets.token_hex(32))\" > audit.key "
@@ -36,6 +37,7 @@ def register(subparsers) -> None:
     verify.add_argument("--against", type=Path, metavar="CHECKPOINT", default=None,
                         help="a checkpoint made by `audit checkpoint`: also catches a rewritten chain or a cut tail")
     _key_argument(verify)
+    add_quiet(verify)
     verify.set_defaults(func=run_verify, command_name="audit verify")
     checkpoint = actions.add_parser("checkpoint", help="write the audit chain's head, signed, to FILE (keep it "
                                                        "outside the database)")
@@ -87,7 +89,7 @@ def _checkpoint_file(path: Path, key: bytes):
 
 
 # ----------------------------------------------------------------------------- the commands
-def verify_snapshot(db, anchor=None):
+def verify_snapshot(db, anchor=None, progress=None):
     """Verify in one snapshot of the database (a server may be appending meanwhile): the chain, its head and
     the business rows as of one moment, so an append in between is neither a false alarm nor unverified."""
     from sqlalchemy.exc import DBAPIError
@@ -102,7 +104,7 @@ def verify_snapshot(db, anchor=None):
             options = {"isolation_level": "REPEATABLE READ"} if db.dialect == "postgresql" else {"read_only": True}
             with Session(bind=connection.execution_options(**options)) as session:
                 try:
-                    return audit.verify(session, anchor=anchor), audit.head(session)
+                    return audit.verify(session, anchor=anchor, progress=progress), audit.head(session)
                 finally:
                     session.rollback()
     except DBAPIError as exc:
@@ -118,7 +120,8 @@ def run_verify(args: argparse.Namespace) -> int:
         anchor = Anchor(found.last_id, found.last_hash, found.label)
     db = open_database()
     try:
-        result, _ = verify_snapshot(db, anchor)
+        with bar(args, what="verifying the audit log") as report:
+            result, _ = verify_snapshot(db, anchor, report)
     finally:
         db.dispose()
     print(f"{result.describe()} (database at {db.describe()})")

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from bot.commands.common import connect, unreachable
 from bot.commands.errors import UsageError
+from bot.commands.progress import add_quiet, bar
 
 
 def register(subparsers) -> None:
@@ -31,6 +32,7 @@ def register(subparsers) -> None:
     backup.add_argument("--no-pg-dump", dest="pg_dump", action="store_false",
                         help="PostgreSQL: do not add pg_dump's output of the same snapshot (added when pg_dump "
                              "is installed; restore never needs it)")
+    add_quiet(backup)
     backup.set_defaults(func=run_backup, command_name="backup")
     restore = subparsers.add_parser("restore", help="load a backup FILE into an empty database, then verify its "
                                                     "audit log")
@@ -38,6 +40,7 @@ def register(subparsers) -> None:
     restore.add_argument("--keep-unverified", action="store_true",
                          help="keep the copy even when its audit log does not verify (to inspect a damaged or "
                               "tampered copy); without it such a copy is rolled back and nothing changes")
+    add_quiet(restore)
     restore.set_defaults(func=run_restore, command_name="restore")
 
 
@@ -52,7 +55,8 @@ def run_backup(args: argparse.Namespace) -> int:
 
     db = connect()
     try:
-        summary = make_backup(db, args.file, force=args.force, pg_dump=args.pg_dump)
+        with bar(args, what="backing up") as report:
+            summary = make_backup(db, args.file, force=args.force, pg_dump=args.pg_dump, progress=report)
     except BackupRefused as exc:
         raise UsageError(f"{exc}; no backup was written") from None
     except DBAPIError as exc:
@@ -84,7 +88,8 @@ def run_restore(args: argparse.Namespace) -> int:
     db = connect()
     try:
         try:
-            summary = restore(db, args.file, keep_unverified=args.keep_unverified)
+            with bar(args, what="restoring") as report:
+                summary = restore(db, args.file, keep_unverified=args.keep_unverified, progress=report)
         except BackupFileError as exc:
             raise UsageError(f"{args.file}: {exc}; nothing was restored") from None
         except RestoreUnverified as exc:

@@ -10,17 +10,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import nullcontext
 
 from bot.commands.check_report import as_json, as_text, problems_json
 from bot.commands.common import add_returns_arguments, read_returns_file, refusal
 from bot.commands.errors import UsageError
 from bot.commands.law_option import ChosenLaw, add_law_argument, chosen_law
+from bot.commands.progress import add_quiet, elapsed
 from bot.terminal_text import escaped
 from rules.margin import DEFAULT_MULTI_SEAT_RULE, MultiSeatRule
 from rules.returns import ReturnsError
 from rules.verdicts import decide_returns
 
 EXIT_SOME_UNDECIDED = 3
+LARGE_FILE = 4 << 20  # bytes
 
 
 def register(subparsers) -> None:
@@ -32,6 +35,7 @@ def register(subparsers) -> None:
                         help="which totals to compare in multi-seat contests where the law is silent (1-13.5-1306, "
                              f"31-10-1207; 1-10.5-101(1)(b) says it itself); default: {DEFAULT_MULTI_SEAT_RULE.value}")
     parser.add_argument("--contest", action="append", default=[], help="check only this contest (repeatable)")
+    add_quiet(parser)
     parser.set_defaults(func=run)
 
 
@@ -51,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     law = chosen_law(args)
     rule = _rule(args, law)
     try:
-        returns = read_returns_file(args)
+        with _reading(args):
+            returns = read_returns_file(args)
     except ReturnsError as exc:
         if args.output_format == "json":
             print(json.dumps(problems_json(exc.problems, law), indent=2))
@@ -71,6 +76,16 @@ def run(args: argparse.Namespace) -> int:
               "could not be decided; see \"Undecided\"", file=sys.stderr)
         return EXIT_SOME_UNDECIDED
     return 0
+
+
+def _reading(args: argparse.Namespace):
+    """A large file (LARGE_FILE bytes or more) shows how long it has been read; a small one is done before a bar
+    would be drawn."""
+    try:
+        large = args.file.stat().st_size >= LARGE_FILE
+    except OSError:
+        large = False  # the reader names what is wrong with the path
+    return elapsed(args, what=f"reading {args.file.name}") if large else nullcontext()
 
 
 def _chosen(args: argparse.Namespace, returns):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import hashlib
 
 from bot.commands.common import (
     add_returns_arguments,
@@ -25,6 +26,7 @@ from bot.commands.common import (
 )
 from bot.commands.errors import UsageError
 from bot.commands.law_option import add_law_argument, chosen_law
+from bot.commands.progress import add_quiet, bar, elapsed
 from bot.terminal_text import escaped, said
 
 
@@ -39,6 +41,7 @@ def register(subparsers) -> None:
     parser.add_argument("--governing-body", help='who receives its notices, e.g. "Board of Directors"')
     parser.add_argument("--team", help="the Slack workspace (team id, e.g. T0123ABCD); may be left out when the "
                                        "database holds exactly one")
+    add_quiet(parser)
     parser.set_defaults(func=run)
 
 
@@ -67,17 +70,21 @@ def run(args: argparse.Namespace) -> int:
     election_date = parse_date(args.election_date, "--election-date")
     team = slack_id(args.team, "--team", "TE", "T0123ABCD") if args.team else None
     law = chosen_law(args)
-    source = file_bytes(args)  # read once, to its size limit
-    returns = load_returns(args, done="imported", data=source)  # every problem, before the database is opened
+    with elapsed(args, what=f"reading {args.file.name}"):
+        source = file_bytes(args)  # read once, to its size limit
+        returns = load_returns(args, done="imported", data=source)  # every problem, before the database is opened
     returns = dataclasses.replace(returns, readings=returns.readings + (law.reading,))
+    sha256 = hashlib.sha256(source).hexdigest()
+    del source  # the returns are read: the file's bytes are not held beside the counts being written
     db = open_database()
     services = Services(db)
     try:
-        result = import_returns(
-            services, team_id=choose_team(services, team), returns=returns, election_name=args.name,
-            election_date=election_date, local_government=args.local_government,
-            governing_body=args.governing_body, source_name=args.file.name, source_bytes=source,
-            actor=console_actor())
+        with bar(args, what="writing vote counts") as report:
+            result = import_returns(
+                services, team_id=choose_team(services, team), returns=returns, election_name=args.name,
+                election_date=election_date, local_government=args.local_government,
+                governing_body=args.governing_body, source_name=args.file.name, source_sha256=sha256,
+                actor=console_actor(), progress=report)
     except UserError as exc:
         raise UsageError(f"{said(exc.words)} Nothing was imported.") from None
     finally:

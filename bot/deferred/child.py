@@ -15,7 +15,6 @@ had (not redone; its person is told, which is the other kind of job this process
 """
 from __future__ import annotations
 
-import functools
 import logging
 import os
 import pickle
@@ -23,9 +22,12 @@ import signal
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Callable
 
 from bot.deferred.protocol import BEGUN, DONE, NICENESS, RECORD, RUN, STOP, WAKE, DeferredConfig
+
+PARENT_GONE = 3  # the exit code when the web process went first (nobody reads it: it is for `ps` and core files)
 
 log = logging.getLogger("recount_bot.deferred")
 
@@ -41,7 +43,9 @@ class _Reporter:
             pass  # the web process has gone; nobody to tell, and nobody left to hand the job to another
 
 
-def child_main(config: DeferredConfig, jobs, progress) -> None:
+def child_main(config: DeferredConfig, jobs, progress, lifeline) -> None:
+    # First of all, before the imports that take a second: from here on this process cannot outlive its parent.
+    threading.Thread(target=_exit_with_parent, args=(lifeline.fileno(),), name="lifeline", daemon=True).start()
     # Ctrl-C and SIGTERM reach the whole process group; the web process stops this one through the pipe,
     # once it has finished what it was given.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -49,7 +53,7 @@ def child_main(config: DeferredConfig, jobs, progress) -> None:
     # Below the web process in the CPU scheduler's eyes: when both want the processor, an acknowledgement
     # (Slack allows 3 seconds) goes first and a verdict (nobody's clock) waits a few milliseconds more.
     # Threads inherit it: the whole child.
-    _yield_the_processor()
+    _yield_the_processor(config.niceness)
     from bot.commands.runtime import configure_logging
     from bot.web.server import settle_process
     from handlers import build_registry
@@ -85,10 +89,8 @@ def child_main(config: DeferredConfig, jobs, progress) -> None:
                     log.error("no route %s in this process; job dropped", label)
                     report(DONE, job_id)
                     continue
-                if kind == RUN:
-                    work = functools.partial(run_job, services, route, body, clients)
-                else:
-                    work = functools.partial(tell_interrupted, clients, body)
+                work = (partial(run_job, services, route, body, clients) if kind == RUN
+                        else partial(tell_interrupted, clients, body))
                 pool.submit(_run, report, job_id, kind, work, submitted)
     finally:
         pool.shutdown(wait=True)
@@ -107,12 +109,38 @@ def _run(report: _Reporter, job_id: int, kind: str, work: Callable[[], None], su
         report(DONE, job_id, max(started - submitted, 0.0), time.time() - started)
 
 
-def _yield_the_processor() -> None:
-    """A niceness of 10: when the web process and this one both want a processor, the scheduler gives the web
-    process about ten times the share. Not SCHED_IDLE: on a host kept busy by something else, a process of
-    that class may wait indefinitely, and a verdict must still come."""
+def _exit_with_parent(fd: int) -> None:
+    """Block on the lifeline until it ends, then exit at once, jobs and all.
+
+    The web process holds the only write end and never writes: the read returns end-of-file exactly when that
+    process is gone, however it went (SIGKILL, the OOM killer, a crash), since the kernel closes a dead
+    process's files. Nobody is then left to follow this process's records, hand its jobs to another or tell
+    people, so working off the backlog would only post for a server that no longer answers; and a job in flight
+    is cut off, as it would be had this process been killed together with its parent.
+
+    Not prctl(PR_SET_PDEATHSIG): the kernel sends that signal when the *thread* that started the child exits,
+    and a replacement child is started by the thread following the dead one (process.py), which ends right
+    after; the replacement would be killed with it. Not `jobs.recv()` reaching end-of-file either: whatever was
+    still queued in that pipe is read first."""
+    while True:
+        try:
+            if not os.read(fd, 64):
+                break
+        except InterruptedError:
+            continue
+        except OSError:
+            break
+    os._exit(PARENT_GONE)
+
+
+def _yield_the_processor(niceness: int = NICENESS) -> None:
+    """A niceness of 5 (protocol.NICENESS): when the web process and this one both want a processor, the scheduler
+    gives the web process about three times the share. Not 10 (ten times, as before): measured with `bench ack`,
+    verdicts then fell further behind on a busy host for no steady gain in acknowledgements. Not SCHED_IDLE: on a
+    host kept busy by something else, a process of that class may wait indefinitely, and a verdict must still
+    come."""
     if hasattr(os, "nice"):
-        os.nice(NICENESS)
+        os.nice(niceness)
 
 
 def _forward_wakes(wake: threading.Event, report: _Reporter) -> None:

@@ -34,7 +34,9 @@ two per job. (`multiprocessing.Queue` with a pickled report per job was tried fi
 
 When `serve` stops, the child finishes what it has; jobs it could not finish in time (it is then
 killed) are told from the web process, begun or not done. What is not durable: the web process's own
-memory. If `serve` itself is killed, the jobs it acknowledged and had not finished are lost with it. That
+memory. If `serve` itself is killed, the jobs it acknowledged and had not finished are lost with it, and the
+child goes at once (it watches a pipe only this process holds open: child.py), rather than working off a dead
+server's backlog with nobody left to follow it. That
 would need a queue in the database written before each acknowledgement: measured with benchmarks/ack_latency.py
 (one committed row per acknowledgement, on SQLite), ours' p99 went to 1.5-1.9 s, 40-57x the bare app's and
 up to 3.0 s at worst, since each waits for the database's one writer behind the child's checks.
@@ -109,6 +111,7 @@ class DeferredWorkProcess:
         self._last_id = 0
         self._process = None
         self._jobs = None  # the web process's end of the jobs pipe; written by the sender thread only
+        self._lifeline = None  # the write end of the current child's lifeline, held open while it should live
         self._retired: list = []  # ends of dead children's pipes, for the sender to close between writes
         self._outgoing: queue.SimpleQueue = queue.SimpleQueue()
         self._sender: threading.Thread | None = None
@@ -126,11 +129,18 @@ class DeferredWorkProcess:
 
         jobs_out, jobs_in = self._context.Pipe(duplex=False)
         said_out, said_in = self._context.Pipe(duplex=False)  # raw records (bot/deferred/child.py)
-        self._process = self._context.Process(target=child_main, args=(self.config, jobs_out, said_in),
+        # The child's lifeline: nothing is ever written to it; this process holds its only write end, so the
+        # child reads end-of-file the moment this process is gone, whatever killed it (see child.py).
+        life_out, life_in = self._context.Pipe(duplex=False)
+        self._process = self._context.Process(target=child_main, args=(self.config, jobs_out, said_in, life_out),
                                               name="recount-bot-deferred", daemon=True)
         self._process.start()
         jobs_out.close()  # the child's ends: once it exits, reading `said_out` ends instead of waiting forever
         said_in.close()
+        life_out.close()
+        if self._lifeline is not None:  # a dead child's: nobody reads it any more
+            self._lifeline.close()
+        self._lifeline = life_in
         self._jobs = jobs_in
         self._follower = threading.Thread(target=self._follow, args=(said_out, self._process),
                                           name="deferred-said", daemon=True)
@@ -289,6 +299,9 @@ class DeferredWorkProcess:
             process.join(5)
         if self._follower is not None:
             self._follower.join(5)  # it has read every record the child wrote
+        if self._lifeline is not None:
+            self._lifeline.close()
+            self._lifeline = None
         with self._lock:
             left = list(self._pending.values())
             self._pending.clear()

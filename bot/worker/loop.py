@@ -46,10 +46,14 @@ class Worker:
 
     def schedule(self) -> tuple[int, int]:
         now = self.clock()
+        synced, live = 0, {}
+        # One transaction: `queue_due` works from the live deadlines `sync` has just read (once per tick, not once
+        # per reminder due), and nothing can be recorded done between the two.
         with self.db.transaction() as session:
-            synced = sum(reminders.sync(session, w, now) for w in session.scalars(select(Workspace)))
-        with self.db.transaction() as session:
-            queued = reminders.queue_due(session, now)
+            for workspace in session.scalars(select(Workspace)):
+                changed, live[workspace.id] = reminders.sync(session, workspace, now)
+                synced += changed
+            queued = reminders.queue_due(session, now, live=live)
         return synced, queued
 
     def tick(self) -> TickReport:

@@ -21,9 +21,10 @@ from rules.calendar import DENVER
 from rules.duties import DUTIES_READING, summary_lines
 from rules.money import format_money
 from rules.reminders import ReminderKind, next_overdue, schedule
+from services.completion.view import chunks
 from services.conduct.duties import duties_of_case
 from services.conduct.money import money_view
-from services.office.deadlines import DUTIES_OWED, LABEL, LiveDeadline, live_deadlines
+from services.office.deadlines import DUTIES_OWED, LABEL, LiveDeadline, live_deadlines, read_live
 from services.office.office_settings import OfficeSettings
 from storage.models import (
     Election,
@@ -56,15 +57,44 @@ def _slots(deadline: LiveDeadline, settings: OfficeSettings) -> list[tuple[str, 
             if s.fire_at > deadline.since]
 
 
-def sync(session: Session, workspace: Workspace, now: dt.datetime) -> int:
+Live = dict[tuple[int | None, int, str], LiveDeadline]  # (case_id, election_id, name) -> the deadline
+
+
+def live_of(session: Session, workspace: Workspace, now: dt.datetime) -> Live:
+    return {(d.case_id, d.election_id, d.name): d for d in live_deadlines(session, workspace, now)}
+
+
+def _reminder_rows(session: Session, workspace: Workspace, live: Live) -> list[Reminder]:
+    """What `sync` compares with the live deadlines: the office's pending reminders (each to be kept or cancelled)
+    and those already sent of the deadlines still live (so none is scheduled twice). The sent reminders of what is
+    over are never read: they only grow with the office's history."""
+    rows = {r.id: r for r in session.scalars(select(Reminder).where(
+        Reminder.workspace_id == workspace.id, Reminder.status == ReminderStatus.PENDING.value))}
+    # Looked up by the case (or the election) alone, its statuses sorted here: a condition on the status too
+    # would let SQLite, which has no statistics, walk the status index through every reminder ever sent.
+    case_ids = [case_id for case_id, _, _ in live if case_id is not None]
+    election_ids = [election_id for case_id, election_id, _ in live if case_id is None]
+    for chunk in chunks(case_ids):
+        rows.update((r.id, r) for r in session.scalars(select(Reminder).where(Reminder.case_id.in_(chunk))))
+    for chunk in chunks(election_ids):
+        rows.update((r.id, r) for r in session.scalars(select(Reminder).where(Reminder.election_id.in_(chunk)))
+                    if r.case_id is None and r.workspace_id == workspace.id)
+    return [r for r in rows.values() if r.status != ReminderStatus.CANCELLED.value]
+
+
+def sync(session: Session, workspace: Workspace, now: dt.datetime) -> tuple[int, Live]:
     """Make the reminders match the live deadlines: a new deadline gets its reminders (those whose time
     passed while no worker ran are created too, and go out late), a moved one is rescheduled, a finished
-    one's pending reminders are cancelled. Idempotent: run on every tick. Returns rows changed."""
+    one's pending reminders are cancelled. Idempotent: run on every tick. Returns the rows changed, and the live
+    deadlines it read (for `queue_due` in the same tick). Completed cases found owing nothing are marked so
+    (services/conduct/owed.py): no tick reads them again."""
     take_turn(session)
     settings = OfficeSettings.of(workspace.settings)
-    live = {(d.case_id, d.election_id, d.name): d for d in live_deadlines(session, workspace, now)}
-    rows = list(session.scalars(select(Reminder).where(Reminder.workspace_id == workspace.id,
-                                                       Reminder.status != ReminderStatus.CANCELLED.value)))
+    office = read_live(session, workspace, now)
+    for case in office.settled:
+        case.duties_done = True
+    live: Live = {(d.case_id, d.election_id, d.name): d for d in office.deadlines}
+    rows = _reminder_rows(session, workspace, live)
     changed = 0
     kept: dict[tuple, list[Reminder]] = {}
     for row in rows:
@@ -102,7 +132,7 @@ def sync(session: Session, workspace: Workspace, now: dt.datetime) -> int:
                                  days=nxt.days, fire_at=nxt.fire_at, created_at=now))
             changed += 1
     session.flush()
-    return changed
+    return changed, live
 
 
 def _recipients(session: Session, workspace_id: int, case: RecountCase | None) -> list[str]:
@@ -155,13 +185,15 @@ def due_query(session: Session, now: dt.datetime, limit: int = POLL_LIMIT):
     return query
 
 
-def queue_due(session: Session, now: dt.datetime, limit: int = POLL_LIMIT) -> int:
-    """Turn due reminders into outbox posts (case thread and a DM to each person responsible)."""
+def queue_due(session: Session, now: dt.datetime, limit: int = POLL_LIMIT, live: dict[int, Live] | None = None) -> int:
+    """Turn due reminders into outbox posts (case thread and a DM to each person responsible). `live`: each
+    office's live deadlines as `sync` read them this tick; an office's are read here, once, when not given."""
     take_turn(session)
     due = list(session.scalars(due_query(session, now, limit)))
     groups: dict[tuple, list[Reminder]] = {}
     for row in due:
         groups.setdefault((row.case_id, row.election_id, row.deadline_name), []).append(row)
+    live = dict(live or {})
     queued = 0
     for rows in groups.values():
         rows.sort(key=lambda r: r.fire_at)
@@ -171,8 +203,9 @@ def queue_due(session: Session, now: dt.datetime, limit: int = POLL_LIMIT) -> in
         case = session.get(RecountCase, latest.case_id) if latest.case_id else None
         election = session.get(Election, latest.election_id)
         workspace = session.get(Workspace, latest.workspace_id)
-        live = {(d.case_id, d.election_id, d.name): d for d in live_deadlines(session, workspace, now)}
-        deadline = live.get((latest.case_id, latest.election_id, latest.deadline_name))
+        if workspace.id not in live:
+            live[workspace.id] = live_of(session, workspace, now)
+        deadline = live[workspace.id].get((latest.case_id, latest.election_id, latest.deadline_name))
         if deadline is None:  # done since it was scheduled
             latest.status = ReminderStatus.CANCELLED.value
             continue

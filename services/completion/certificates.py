@@ -27,6 +27,7 @@ from rules.calendar import DENVER
 from rules.conflicts import CaseStep
 from rules.statute import cite
 from services.completion.complete import CERTIFICATE_LIFETIME, CertificateLine
+from services.conduct.owed import note_duties
 from services.documents.certificate import CertificateFacts, certificate_pdf
 from services.errors import NotFound, UserError
 from services.office.conflicts import authorize_step
@@ -218,6 +219,7 @@ def record_delivery(services: Services, *, workspace_id: int, certificate_id: in
             raise UserError("The certificate cannot have been delivered before the recount was completed "
                             "and the certificate made.", field="delivered_at")
         row.delivered_at, row.delivered_by, row.delivery_method = delivered_at, delivered_by, method
+        note_duties(session, case)
         after = {"certificate": row.id, "candidate": row.candidate, "votes": row.votes, "delivered_at": delivered_at,
                  "delivered_by": delivered_by, "method": method, "citation": CITATION}
         if details and details.strip():

@@ -55,6 +55,7 @@ from services.conduct.money import (
     received_date,
     within_limit,
 )
+from services.conduct.owed import note_duties
 from services.conduct.tally import case_for_update, original_contest, tally_state
 from services.documents.certificate import check_names
 from services.errors import UserError
@@ -255,7 +256,9 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
             new_tokens.append(certificates[-1].issue_link())
             session.add(certificates[-1])
         session.flush()
-        tokens = {c.id: token for c, token in zip(certificates[len(certificates) - len(new_tokens):], new_tokens)}
+        note_duties(session, case)  # the notice of the results is owed now, at least
+        tokens = {c.id: token for c, token in zip(certificates[len(certificates) - len(new_tokens):], new_tokens,
+                                                     strict=True)}
         audit.append(session, actor=actor, action="case.completed", entity="recount_case", entity_id=case.id,
                      after={"outcome": decision.outcome, "reason": decision.reason, "citation": decision.citation,
                             "amended_totals": dict(decision.amended_totals), "winners": list(decision.winners_after),
@@ -289,12 +292,16 @@ def record_results_notice(services: Services, *, workspace_id: int, case_id: int
         if case.completed_at is None:
             raise UserError("The recount is not complete yet; the results are notified after it is completed.")
         if case.results_notice_at is not None:
-            return _record_amended_notice(session, case, notified_at=case.results_notice_at, given_at=given_at, given_by=given_by.strip(), method=method,
-                                          actor=actor, workspace_id=workspace_id, now=services.now())
+            amended = _record_amended_notice(session, case, notified_at=case.results_notice_at, given_at=given_at,
+                                             given_by=given_by.strip(), method=method, actor=actor,
+                                             workspace_id=workspace_id, now=services.now())
+            note_duties(session, case)
+            return amended
         if given_at < case.completed_at - dt.timedelta(minutes=5):
             raise UserError("The results cannot have been notified before the recount was completed.",
                             field="given_at")
         case.results_notice_at, case.results_notice_by, case.results_notice_method = given_at, given_by.strip(), method
+        note_duties(session, case)
         audit.append(session, actor=actor, action="results.notified", entity="recount_case", entity_id=case.id,
                      after={"given_at": given_at, "given_by": given_by.strip(), "method": method,
                             "citation": "C.R.S. 1-13.5-1306(6)"}, workspace_id=workspace_id, at=services.now())
@@ -391,6 +398,7 @@ def record_balance_collected(services: Services, *, workspace_id: int, case_id: 
             _ledger_row(session, case.id, expense.kind, expense.amount, expense.memo, expense.citation, actor, now,
                         step=BALANCE_STEP)
         after = outstanding - amount
+        note_duties(session, case)
         audit.append(session, actor=actor, action="balance.collected", entity="recount_case", entity_id=case.id,
                      after={"amount": amount, "method": method, "reference": reference, "received_by": received_by,
                             "received_on": received_on, "expense": expense_amount, "still_due": after, "citation": "C.R.S. 1-13.5-1306(2)(c)"},

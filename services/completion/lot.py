@@ -17,6 +17,7 @@ from rules.serialize import to_jsonable
 from services.completion.complete import CERTIFICATE_LIFETIME
 from services.completion.view import LotView, lot_view_of
 from services.conduct.cases import NoticeMethod
+from services.conduct.owed import note_duties
 from services.conduct.tally import case_for_update
 from services.documents.certificate import check_names
 from services.errors import NotFound, UserError
@@ -115,6 +116,7 @@ def record_lot(services: Services, *, workspace_id: int, case_id: int, data: Lot
             made.append((certificate, certificate.issue_link()))
             session.add(certificate)
         session.flush()
+        note_duties(session, case)  # its certificates are owed now, and an amended notice may be
         audit.append(session, actor=actor, action="lot.drawn", entity="recount_case", entity_id=case.id,
                      after={"outcome": decision.outcome, "citation": decision.citation, "reason": decision.reason,
                             "reading": decision.reading, "drawn_at": data.drawn_at, "place": place,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Sequence
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -133,32 +134,87 @@ def readiness_of(session: Session, case: RecountCase) -> Readiness:
 
 def certificate_lines(session: Session, case_id: int) -> tuple[CertificateLine, ...]:
     rows = session.scalars(select(Certificate).where(Certificate.case_id == case_id).order_by(Certificate.id))
-    return tuple(CertificateLine(c.id, c.candidate, c.votes, None, c.created_at, c.expires_at, c.delivered_at,
-                                 c.delivered_by, c.delivery_method, c.slack_file_id) for c in rows)
+    return tuple(_certificate_line(c) for c in rows)
 
 
-def lot_view_of(session: Session, case_id: int) -> LotView | None:
-    row = session.scalar(select(LotDrawing).where(LotDrawing.case_id == case_id))
-    if row is None:
-        return None
+def _certificate_line(c: Certificate) -> CertificateLine:
+    return CertificateLine(c.id, c.candidate, c.votes, None, c.created_at, c.expires_at, c.delivered_at,
+                           c.delivered_by, c.delivery_method, c.slack_file_id)
+
+
+def _lot_view(row: LotDrawing) -> LotView:
     return LotView(row.id, row.drawn_at, row.place, row.conducted_by, row.witnesses, row.method, row.method_details,
                    tuple(row.tied), tuple(row.winners), tuple(row.candidate_notices), dict(row.decision),
                    row.recorded_by, row.recorded_at, row.amended_notice_at, row.amended_notice_by,
                    row.amended_notice_method)
 
 
+def lot_view_of(session: Session, case_id: int) -> LotView | None:
+    row = session.scalar(select(LotDrawing).where(LotDrawing.case_id == case_id))
+    return _lot_view(row) if row is not None else None
+
+
+@dataclass
+class _CompletionRecords:
+    """What the completion views of many cases are read from, in one statement per table whatever their number
+    (the worker's poll and App Home read every case still owing something at once)."""
+
+    ledger: dict[int, list[LedgerRow]]
+    certificates: dict[int, tuple[CertificateLine, ...]]
+    lots: dict[int, LotView]
+    versions: dict[int, int]  # survey version id -> its number
+
+    @classmethod
+    def read(cls, session: Session, case_ids: list[int], amended_ids: Sequence[int] = ()) -> "_CompletionRecords":
+        ledger: dict[int, list[LedgerRow]] = {i: [] for i in case_ids}
+        certificates: dict[int, list[CertificateLine]] = {i: [] for i in case_ids}
+        lots: dict[int, LotView] = {}
+        versions: dict[int, int] = {}
+        for chunk in chunks(case_ids):
+            for row in session.scalars(select(LedgerRow).where(LedgerRow.case_id.in_(chunk)).order_by(LedgerRow.id)):
+                ledger[row.case_id].append(row)
+            for c in session.scalars(select(Certificate).where(Certificate.case_id.in_(chunk))
+                                     .order_by(Certificate.id)):
+                certificates[c.case_id].append(_certificate_line(c))
+            for lot in session.scalars(select(LotDrawing).where(LotDrawing.case_id.in_(chunk))):
+                lots[lot.case_id] = _lot_view(lot)
+        for chunk in chunks(list(amended_ids)):
+            versions.update((version_id, number) for version_id, number in session.execute(
+                select(SurveyVersion.id, SurveyVersion.number).where(SurveyVersion.id.in_(chunk))))
+        return cls(ledger, {i: tuple(lines) for i, lines in certificates.items()}, lots, versions)
+
+    def view(self, case: RecountCase) -> CompletionView:
+        """A completed case's view (completed_at set)."""
+        rows = self.ledger.get(case.id, [])
+        entries = tuple((r.kind, r.amount, r.memo) for r in rows if (r.details or {}).get("step") == SETTLEMENT_STEP)
+        collected = sum((r.amount for r in rows if r.kind == EntryKind.BALANCE_COLLECTED.value), ZERO)
+        return CompletionView(
+            case.id, case.kind == CaseKind.REQUESTED.value, None, completed_at=case.completed_at,
+            completed_by=case.completed_by, completion=dict(case.completion or {}),
+            settlement=dict(case.settlement) if case.settlement else None,
+            amended_version=self.versions.get(case.amended_version_id) if case.amended_version_id else None,
+            certificates=self.certificates.get(case.id, ()), results_notice_at=case.results_notice_at,
+            results_notice_by=case.results_notice_by, results_notice_method=case.results_notice_method,
+            settlement_entries=entries, balance_collected=collected, lot=self.lots.get(case.id))
+
+
+def chunks(ids: list[int], size: int = 500) -> list[list[int]]:
+    """`ids` in lists short enough for one IN (...) on any database (SQLite's oldest limit is 999 parameters)."""
+    ordered = sorted(set(ids))
+    return [ordered[i:i + size] for i in range(0, len(ordered), size)]
+
+
+def completion_views_of(session: Session, cases: list[RecountCase]) -> dict[int, CompletionView]:
+    """The completion views of the completed ones of `cases`, read together; a case not yet completed has none
+    here (its readiness is read by `completion_view_of`, for the one case a card shows)."""
+    done = [c for c in cases if c.completed_at is not None]
+    records = _CompletionRecords.read(session, [c.id for c in done],
+                                      [c.amended_version_id for c in done if c.amended_version_id])
+    return {c.id: records.view(c) for c in done}
+
+
 def completion_view_of(session: Session, case: RecountCase) -> CompletionView:
     requested = case.kind == CaseKind.REQUESTED.value
     if case.completed_at is None:
         return CompletionView(case.id, requested, readiness_of(session, case) if case.counting_started_at else None)
-    rows = list(session.scalars(select(LedgerRow).where(LedgerRow.case_id == case.id).order_by(LedgerRow.id)))
-    entries = tuple((r.kind, r.amount, r.memo) for r in rows if (r.details or {}).get("step") == SETTLEMENT_STEP)
-    collected = sum((r.amount for r in rows if r.kind == EntryKind.BALANCE_COLLECTED.value), ZERO)
-    amended = session.get(SurveyVersion, case.amended_version_id) if case.amended_version_id else None
-    return CompletionView(
-        case.id, requested, None, completed_at=case.completed_at, completed_by=case.completed_by,
-        completion=dict(case.completion or {}), settlement=dict(case.settlement) if case.settlement else None,
-        amended_version=amended.number if amended else None, certificates=certificate_lines(session, case.id),
-        results_notice_at=case.results_notice_at, results_notice_by=case.results_notice_by,
-        results_notice_method=case.results_notice_method, settlement_entries=entries, balance_collected=collected,
-        lot=lot_view_of(session, case.id))
+    return completion_views_of(session, [case])[case.id]

@@ -15,6 +15,7 @@ from services.completion.complete import CompletionView, completion_view_of
 from services.conduct.card_claims import CLAIM, CLAIM_STALE, claimed_at
 from services.conduct.duties import duties_of_case
 from services.conduct.money import MoneyView, money_view
+from services.conduct.owed import note_duties
 from services.conduct.view import ConductView, conduct_view
 from services.errors import NotFound, UserError
 from services.observers.links import LinkLine, links_of
@@ -265,6 +266,7 @@ def record_notice(services: Services, *, workspace_id: int, notice_id: int, give
         notice.details = (details or "").strip() or None
         notice.recorded_by, notice.recorded_at = actor, now
         session.flush()
+        note_duties(session, case)
         audit.append(session, actor=actor, action="notice.recorded", entity="notice", entity_id=notice.id,
                      before={"given_at": None},
                      after={"case": case.id, "recipient": f"{notice.recipient_kind}: {notice.recipient_name}",

@@ -7,6 +7,7 @@ from sqlalchemy import select
 
 from rules.contest import ContestKind
 from rules.statute import AUTOMATIC_RECOUNT_MARGIN
+from services.conduct.owed import note_duties
 from services.errors import NotFound, UserError
 from services.office.access import ensure_workspace
 from services.services import Services
@@ -57,6 +58,7 @@ def add_issue_committee(services: Services, *, team_id: str, contest_name: str, 
         if case is not None:
             session.add(Notice(case_id=case.id, recipient_kind=RecipientKind.ISSUE_COMMITTEE.value,
                                recipient_name=row.name, citation=AUTOMATIC_RECOUNT_MARGIN.citation))
+            note_duties(session, case)  # owed even after the completion: the poll must read the case again
         audit.append(session, actor=actor, action="issue_committee.added", entity="issue_committee",
                      entity_id=row.id, after={"contest": contest.name, "name": row.name, "side": side,
                                               "contact": contact, "notice_owed_in_case": case.id if case else None},

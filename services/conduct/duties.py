@@ -1,26 +1,27 @@
 """What is still owed for a recount case, read from what is recorded and decided by rules.duties — the one list
-App Home's "Waiting on you", the case card and the reminders show — and recording the one duty that had no record
-of its own: the refund (2)(d) or unused deposit (2)(f) handed back to the requester."""
+App Home's "Waiting on you", the case card and the reminders show (read for many cases at once, and the mark of a
+case owing nothing: services/conduct/owed.py) — and recording the one duty that had no record of its own: the
+refund (2)(d) or unused deposit (2)(f) handed back to the requester."""
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from rules.duties import CaseFacts, Duty, OwedCertificate, OwedNotice, duties_of, money_to_return
+from rules.duties import CaseFacts, Duty, duties_of, money_to_return
 from rules.money import ZERO
 from rules.statute import cite
-from services.completion.complete import CompletionView, completion_view_of
+from services.completion.view import CompletionView
 from services.conduct.money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT
+from services.conduct.owed import facts_of_cases, note_duties
 from services.conduct.tally import case_for_update
 from services.errors import UserError
 from services.services import Services
 from services.wording import echoed
 from storage import audit
-from storage.models import CaseKind, RecountCase, RecountRequestRow
+from storage.models import RecountCase
 
 # How money goes back to the requester: the ways it comes in (a refund by check is the common one).
 RETURN_METHODS = PAYMENT_METHODS
@@ -28,27 +29,7 @@ RETURN_METHODS = PAYMENT_METHODS
 
 def facts_of(session: Session, case: RecountCase, view: CompletionView | None = None) -> CaseFacts:
     """`view`: the case's completion view, when the caller has it already (a card builds it anyway)."""
-    government = case.contest.election.local_government
-    view = view if view is not None else completion_view_of(session, case)
-    settlement = view.settlement or {}
-    request = session.scalar(select(RecountRequestRow).where(RecountRequestRow.case_id == case.id))
-    completion = view.completion or {}
-    return CaseFacts(
-        case_id=case.id, contest=case.contest.name, requested=case.kind == CaseKind.REQUESTED.value,
-        completed=view.completed,
-        governing_body=completion.get("notice_of_results_to") or f"{government.governing_body} of {government.name}",
-        notices=tuple(OwedNotice(n.id, n.recipient_kind, n.recipient_name, n.citation)
-                      for n in case.notices if n.given_at is None),
-        results_notified=case.results_notice_at is not None,
-        certificates=tuple(OwedCertificate(c.id, c.candidate, c.delivered) for c in view.certificates),
-        settlement_outcome=settlement.get("outcome"),
-        refund=Decimal(settlement.get("refund") or "0"),
-        deposit_return=Decimal(settlement.get("deposit_return") or "0"),
-        money_returned=case.money_returned_at is not None,
-        requester=request.requester_name if request else "the requester",
-        balance_outstanding=view.balance_outstanding if view.completed else ZERO,
-        tied_for_lot=tuple(completion.get("tied_for_last_seat") or ()) if view.lot_owed else (),
-        amended_notice_owed=view.amended_notice_owed)
+    return facts_of_cases(session, [case], {case.id: view} if view is not None else None)[case.id]
 
 
 def duties_of_case(session: Session, case: RecountCase, view: CompletionView | None = None) -> tuple[Duty, ...]:
@@ -103,6 +84,7 @@ def record_money_returned(services: Services, *, workspace_id: int, case_id: int
                             field="returned_at")
         case.money_returned_at, case.money_returned_by = returned_at, returned_by
         case.money_returned_method, case.money_returned_reference = method, reference
+        note_duties(session, case)
         audit.append(session, actor=actor, action="money.returned", entity="recount_case", entity_id=case.id,
                      after={"amount": amount, "outcome": facts.settlement_outcome, "returned_at": returned_at,
                             "returned_by": returned_by, "method": method, "reference": reference,

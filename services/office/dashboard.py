@@ -7,18 +7,19 @@ from dataclasses import dataclass, field
 from sqlalchemy import select
 
 from rules.calendar import DENVER
-from rules.duties import summary_lines
-from services.conduct.duties import duties_of_case, subject_of
+from rules.duties import DutyKind, summary_lines
+from services.completion.view import chunks
+from services.conduct.duties import subject_of
 from services.conduct.money import money_view
 from services.conduct.tally import tally_state
 from services.office.access import ensure_workspace
-from services.office.deadlines import LABEL, live_deadlines
+from services.office.deadlines import LABEL, read_live
 from services.requests.deciders import may_decide_request
 from services.requests.decision import may_decide
 from services.services import Services
 from storage.models import (
+    CaseDeadline,
     CaseKind,
-    Election,
     Membership,
     RecountCase,
     RecountRequestRow,
@@ -56,7 +57,7 @@ class CaseItem:
 @dataclass(frozen=True)
 class Dashboard:
     office: str
-    cases: tuple[CaseItem, ...]
+    cases: tuple[CaseItem, ...]  # the open ones (not completed): App Home lists them
     deadlines: tuple[DeadlineItem, ...]
     waiting_on_you: tuple[str, ...] = field(default_factory=tuple)
 
@@ -77,26 +78,33 @@ def _progress(session, case: RecountCase) -> str:
 
 
 def dashboard(services: Services, *, team_id: str, user_id: str | None = None) -> Dashboard:
+    """What App Home shows, read as the worker's poll reads it (services/office/deadlines.py): the cases still
+    owing something and the live deadlines, never the office's history of cases done."""
     now = services.now()
     today = now.astimezone(DENVER).date()
     with services.db.transaction() as session:
         workspace = ensure_workspace(session, team_id)
-        cases = list(session.scalars(select(RecountCase).where(RecountCase.workspace_id == workspace.id)
-                                     .order_by(RecountCase.id)))
-        items = []
-        for case in cases:
-            due = next((d.due_date for d in case.deadlines if d.name.endswith("recount_deadline")), None)
-            items.append(CaseItem(case.id, case.contest.name, case.kind, case.status, due,
-                                  sum(n.given_at is None for n in case.notices), _progress(session, case),
-                                  case.channel_id, case.card_ts))
-        by_case = {c.id: c for c in cases}
+        office = read_live(session, workspace, now)
+        owing = sorted((c for c in office.cases.values() if not c.duties_done), key=lambda c: c.id)
+        open_cases = [c for c in owing if c.completed_at is None]
+        due_of: dict[int, dt.date] = {}
+        for chunk in chunks([c.id for c in open_cases]):
+            for case_id, name, due in session.execute(select(CaseDeadline.case_id, CaseDeadline.name,
+                                                             CaseDeadline.due_date)
+                                                      .where(CaseDeadline.case_id.in_(chunk))
+                                                      .order_by(CaseDeadline.due_date)):
+                if name.endswith("recount_deadline"):
+                    due_of.setdefault(case_id, due)
+        items = [CaseItem(case.id, case.contest.name, case.kind, case.status, due_of.get(case.id),
+                          sum(d.kind is DutyKind.NOTICE for d in office.duties.get(case.id, ())),
+                          _progress(session, case), case.channel_id, case.card_ts) for case in open_cases]
         deadlines = []
-        for deadline in live_deadlines(session, workspace, now):
+        for deadline in office.deadlines:
             if deadline.daily or deadline.due > today + HORIZON:
                 continue
-            of_case = by_case.get(deadline.case_id) if deadline.case_id is not None else None
-            subject = (f"{of_case.contest.name} (case #{of_case.id})" if of_case
-                       else session.get_one(Election, deadline.election_id).name)
+            case = office.cases.get(deadline.case_id) if deadline.case_id else None
+            subject = (f"{case.contest.name} (case #{case.id})" if case
+                       else office.elections[deadline.election_id].name)
             deadlines.append(DeadlineItem(deadline.due, LABEL.get(deadline.name, deadline.name), deadline.citation,
                                           subject, deadline.case_id, (deadline.due - today).days))
         deadlines.sort(key=lambda d: (d.due, d.subject))
@@ -111,18 +119,27 @@ def dashboard(services: Services, *, team_id: str, user_id: str | None = None) -
             role = session.scalar(select(Membership.role).where(Membership.workspace_id == workspace.id,
                                                                Membership.slack_user_id == user_id))
             records_duties = role is not None and Role(role).allows(Role.STAFF)
-            for case in cases:
-                if records_duties:  # everything still owed for the case, done or not (rules.duties)
-                    waiting += summary_lines(duties_of_case(session, case), subject=subject_of(case))
-                if case.completed_at is not None:
-                    continue
-                if case.double_entry:
-                    sheets = session.scalars(select(TallySheetRow).where(
-                        TallySheetRow.case_id == case.id, TallySheetRow.withdrawn_at.is_(None))).all()
-                    seconds = {s.sheet_id for s in sheets if s.entry == 2}
-                    mine = [s.sheet_id for s in sheets if s.entry == 1 and s.sheet_id not in seconds
-                            and s.entered_by != user_id]
-                    if mine:
-                        waiting.append(f"Enter the second entry of {len(mine)} tally sheet{'s' if len(mine) != 1 else ''}"
-                                       f" of case #{case.id}: {', '.join(sorted(mine)[:5])}")
+            seconds = _second_entries(session, [c for c in open_cases if c.double_entry], user_id)
+            for case in owing:
+                if records_duties:  # everything still owed for the case (rules.duties)
+                    waiting += summary_lines(office.duties.get(case.id, ()), subject=subject_of(case))
+                waiting += seconds.get(case.id, [])
         return Dashboard(workspace.name or team_id, tuple(items), tuple(deadlines), tuple(waiting))
+
+
+def _second_entries(session, cases: list[RecountCase], user_id: str) -> dict[int, list[str]]:
+    """The tally sheets of double-entry counts entered once by someone else: this person may enter the second."""
+    sheets: dict[int, list[TallySheetRow]] = {c.id: [] for c in cases}
+    for chunk in chunks(list(sheets)):
+        for sheet in session.scalars(select(TallySheetRow).where(TallySheetRow.case_id.in_(chunk),
+                                                                 TallySheetRow.withdrawn_at.is_(None))):
+            sheets[sheet.case_id].append(sheet)
+    waiting = {}
+    for case in cases:
+        seconds = {s.sheet_id for s in sheets[case.id] if s.entry == 2}
+        mine = [s.sheet_id for s in sheets[case.id] if s.entry == 1 and s.sheet_id not in seconds
+                and s.entered_by != user_id]
+        if mine:
+            waiting[case.id] = [f"Enter the second entry of {len(mine)} tally sheet{'s' if len(mine) != 1 else ''}"
+                                f" of case #{case.id}: {', '.join(sorted(mine)[:5])}"]
+    return waiting

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator, Mapping
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -20,6 +21,7 @@ from services.services import Services
 from storage import audit
 from storage.models import Choice, Contest, Election, LocalGovernment, SurveyVersion, VoteCount
 from storage.repositories import choices_of, contests_of, counts_of_version, latest_version
+from storage.seal_stream import insert_sealed
 from storage.types import utcnow
 
 CountKey = tuple[int, str, int]  # (contest_id, unit, choice_id)
@@ -54,7 +56,10 @@ def rules_contests(session: Session, version: SurveyVersion, contest_ids: list[i
     contests = contests_of(session, version.election_id)
     if contest_ids is not None:
         contests = [c for c in contests if c.id in set(contest_ids)]
-    counts = counts_of_version(session, version.id)
+    # One contest's counts, not the whole survey's (a card or App Home showing one contest of a statewide file
+    # would otherwise read hundreds of thousands of rows for it).
+    only = contest_ids[0] if contest_ids is not None and len(contest_ids) == 1 else None
+    counts = counts_of_version(session, version.id, only)
     choices = choices_of(session, [c.id for c in contests])
     out = []
     for contest in contests:
@@ -143,9 +148,13 @@ def sync_contest(session: Session, election: Election, parsed: RulesContest, pos
     return contest, ids
 
 
-def write_version(session: Session, election: Election, counts: dict[CountKey, int], *, reason: str,
-                  evidence: list[str], source_format: str, source_name: str, source_sha256: str | None,
-                  actor: str, now: dt.datetime) -> SurveyVersion:
+def write_version(session: Session, election: Election, counts: Mapping[CountKey, int] | Iterable[tuple[CountKey, int]],
+                  *, reason: str, evidence: list[str], source_format: str, source_name: str,
+                  source_sha256: str | None, actor: str, now: dt.datetime,
+                  progress: Callable[[int], None] | None = None) -> SurveyVersion:
+    """A new version of `election`'s survey holding `counts` (a mapping, or (key, votes) pairs read lazily): the
+    version row through the ORM, the vote counts streamed in batches through SQLAlchemy Core and sealed into the
+    audit chain as they are written (storage.seal_stream.insert_sealed), never held whole as ORM objects."""
     previous = latest_version(session, election.id)
     version = SurveyVersion(
         election_id=election.id, number=(previous.number + 1) if previous else 1, reason=reason, evidence=evidence,
@@ -153,9 +162,13 @@ def write_version(session: Session, election: Election, counts: dict[CountKey, i
         created_at=now)
     session.add(version)
     session.flush()
-    session.add_all(VoteCount(survey_version_id=version.id, contest_id=cid, unit=unit, choice_id=chid, votes=votes)
-                    for (cid, unit, chid), votes in counts.items())
-    session.flush()
+    pairs = counts.items() if isinstance(counts, Mapping) else counts
+    rows = ({"survey_version_id": version.id, "contest_id": cid, "unit": unit, "choice_id": chid, "votes": votes}
+            for (cid, unit, chid), votes in pairs)
+    workspace_id = session.scalar(select(LocalGovernment.workspace_id)
+                                  .where(LocalGovernment.id == election.local_government_id))
+    insert_sealed(session, "vote_counts", rows, actor=actor, workspace_id=workspace_id, at=now,
+                        progress=progress)
     return version
 
 
@@ -166,12 +179,33 @@ def flat_counts(session: Session, version: SurveyVersion | None) -> dict[CountKe
             for unit, per_choice in units.items() for chid, votes in per_choice.items()}
 
 
+def _contest_counts(session: Session, version: SurveyVersion | None, contest_id: int) -> dict[CountKey, int]:
+    """One contest's counts in `version` (by the index on version and contest)."""
+    if version is None:
+        return {}
+    return {(contest_id, unit, chid): votes
+            for unit, per_choice in counts_of_version(session, version.id, contest_id).get(contest_id, {}).items()
+            for chid, votes in per_choice.items()}
+
+
+def _parsed_counts(contest_id: int, parsed: RulesContest, choice_ids: dict[str, int]) -> dict[CountKey, int]:
+    return {(contest_id, unit, choice_ids[choice]): votes
+            for unit, per_choice in parsed.votes_by_unit.items() for choice, votes in per_choice.items()}
+
+
 def import_returns(
     services: Services, *, team_id: str, returns: Returns, election_name: str, election_date: dt.date,
     local_government: str | None, governing_body: str | None = None, source_name: str = "",
-    source_bytes: bytes | None = None, actor: str,
+    source_bytes: bytes | None = None, actor: str, source_sha256: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> ImportResult:
-    """Load a parsed survey of returns into an election, as a new version unless nothing changed."""
+    """Load a parsed survey of returns into an election, as a new version unless nothing changed.
+
+    Contest by contest, never the whole survey at once: each is compared with the previous version's counts of
+    that contest alone, then the new version's counts are streamed to the database (`write_version`), those of
+    the contests not in this file carried over from the previous version the same way. `source_sha256`: the
+    file's hash when the caller has it (a command hashing the file as it reads it); else that of `source_bytes`.
+    `progress(rows written, rows in all)` as the counts are written."""
     if not election_name.strip():
         raise UserError("The election needs a name (--name).", field="name")
     with services.db.transaction() as session:
@@ -180,31 +214,40 @@ def import_returns(
         election = find_or_create_election(session, government, election_name.strip(), election_date, actor,
                                            services.now())
         previous = latest_version(session, election.id)
-        before = flat_counts(session, previous)
-
-        new: dict[CountKey, int] = {}
-        in_file: set[int] = set()
+        in_file: dict[int, tuple[RulesContest, dict[str, int]]] = {}
         changed: list[str] = []
         offset = len(contests_of(session, election.id))
         for position, parsed in enumerate(returns.contests):
             contest, choice_ids = sync_contest(session, election, parsed, offset + position, actor, workspace.id)
-            in_file.add(contest.id)
-            mine = {(contest.id, unit, choice_ids[choice]): votes
-                    for unit, per_choice in parsed.votes_by_unit.items() for choice, votes in per_choice.items()}
-            if mine != {k: v for k, v in before.items() if k[0] == contest.id}:
+            in_file[contest.id] = (parsed, choice_ids)
+            if previous is not None and (_parsed_counts(contest.id, parsed, choice_ids)
+                                         != _contest_counts(session, previous, contest.id)):
                 changed.append(contest.name)
-            new.update(mine)
-        carried = {k: v for k, v in before.items() if k[0] not in in_file}
-        carried_names = tuple(sorted({c.name for c in contests_of(session, election.id)
-                                      if c.id in {k[0] for k in carried}}))
-        new.update(carried)
+        carried: list[Contest] = []
+        if previous is not None:
+            with_counts = set(session.scalars(select(VoteCount.contest_id).where(
+                VoteCount.survey_version_id == previous.id).distinct()))
+            carried = [c for c in contests_of(session, election.id) if c.id not in in_file and c.id in with_counts]
+        carried_names = tuple(sorted(c.name for c in carried))
 
-        if previous is not None and new == before:
+        if previous is not None and not changed:  # every contest in the file as it was; the rest carried over
             return ImportResult(election.id, election.name, previous.number, False, len(in_file), (), ())
-        sha = hashlib.sha256(source_bytes).hexdigest() if source_bytes is not None else None
+        sha = source_sha256 or (hashlib.sha256(source_bytes).hexdigest() if source_bytes is not None else None)
         reason = "survey of returns as imported" if previous is None else "survey of returns re-imported with changes"
-        version = write_version(session, election, new, reason=reason, evidence=[], source_format=returns.source_format,
-                                source_name=source_name, source_sha256=sha, actor=actor, now=services.now())
+        total = sum(len(per_choice) for parsed, _ in in_file.values() for per_choice in parsed.votes_by_unit.values())
+
+        def counts() -> Iterator[tuple[CountKey, int]]:
+            for contest_id, (parsed, choice_ids) in in_file.items():
+                for unit, per_choice in parsed.votes_by_unit.items():
+                    for choice, votes in per_choice.items():
+                        yield (contest_id, unit, choice_ids[choice]), votes
+            for contest in carried:
+                yield from _contest_counts(session, previous, contest.id).items()
+
+        version = write_version(session, election, counts(), reason=reason, evidence=[],
+                                source_format=returns.source_format, source_name=source_name, source_sha256=sha,
+                                actor=actor, now=services.now(),
+                                progress=(lambda done: progress(min(done, total), total)) if progress else None)
         audit.append(session, actor=actor, action="survey.version_created", entity="survey_version",
                      entity_id=version.id, before={"version": previous.number} if previous else None,
                      after={"election": election.name, "version": version.number, "source": source_name,

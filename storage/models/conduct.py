@@ -39,7 +39,7 @@ class TallySheetRow(Base):
     __tablename__ = "tally_sheets"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"))
+    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"), index=True)
     sheet_id: Mapped[str] = mapped_column(String(100))
     unit: Mapped[str] = mapped_column(String(200))
     method: Mapped[str] = mapped_column(String(32))  # rules.tally.CountMethod
@@ -58,7 +58,7 @@ class EvidenceDemand(Base):
     __tablename__ = "evidence_demands"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"))
+    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"), index=True)
     description: Mapped[str] = mapped_column(Text)
     demanded_of: Mapped[str] = mapped_column(String(300))
     demanded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)

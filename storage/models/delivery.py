@@ -23,13 +23,15 @@ class Reminder(Base):
     __table_args__ = (
         # The worker's poll: pending reminders due by now, oldest first. Reads grow with the number due.
         Index("ix_reminders_due", "status", "fire_at"),
+        # `sync`: an office's pending reminders, and those already sent of the deadlines still live.
+        Index("ix_reminders_workspace_status", "workspace_id", "status"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id"))
     # A case's deadline, or (case_id None) an election's: the request window is open to everyone.
-    case_id: Mapped[int | None] = mapped_column(ForeignKey("recount_cases.id"), default=None)
-    election_id: Mapped[int] = mapped_column(ForeignKey("elections.id"))
+    case_id: Mapped[int | None] = mapped_column(ForeignKey("recount_cases.id"), default=None, index=True)
+    election_id: Mapped[int] = mapped_column(ForeignKey("elections.id"), index=True)
     deadline_name: Mapped[str] = mapped_column(String(64))
     due_date: Mapped[dt.date] = mapped_column(Date)  # the deadline's date when this reminder was scheduled
     kind: Mapped[str] = mapped_column(String(16))  # rules.reminders.ReminderKind

@@ -20,7 +20,7 @@ class ObserverLink(Base):
     __tablename__ = "observer_links"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"))
+    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"), index=True)
     token_sha256: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
     created_by: Mapped[str] = mapped_column(String(64))

@@ -64,7 +64,7 @@ class CandidateUser(Base):
     __table_args__ = (UniqueConstraint("contest_id", "slack_user_id"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id"))
+    workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id"), index=True)
     contest_id: Mapped[int] = mapped_column(ForeignKey("contests.id"))
     choice_id: Mapped[int] = mapped_column(ForeignKey("choices.id"))
     slack_user_id: Mapped[str] = mapped_column(String(32))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 
-from sqlalchemy import Boolean, Date, ForeignKey, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, Date, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from storage.models.base import Base
@@ -25,6 +25,11 @@ class CaseStatus(str, enum.Enum):
 
 class RecountCase(Base):
     __tablename__ = "recount_cases"
+    __table_args__ = (
+        # The worker's poll and App Home: an office's cases still owing something, and those completed lately
+        # (their election-contest window), never the whole history (services/office/deadlines.py).
+        Index("ix_recount_cases_live", "workspace_id", "duties_done", "completed_at"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id"))
@@ -68,6 +73,9 @@ class RecountCase(Base):
     money_returned_by: Mapped[str | None] = mapped_column(String(200), default=None)
     money_returned_method: Mapped[str | None] = mapped_column(String(64), default=None)
     money_returned_reference: Mapped[str | None] = mapped_column(String(100), default=None)
+    # Completed and nothing left owed (rules.duties): kept true to the records by every use case that records a
+    # duty (services/conduct/owed.py), so the poll and App Home need not read the case again.
+    duties_done: Mapped[bool] = mapped_column(Boolean, default=False, server_default="0")
 
     contest: Mapped[Contest] = relationship()
     survey_version: Mapped[SurveyVersion] = relationship(foreign_keys=[survey_version_id])

@@ -25,7 +25,8 @@ class RecountRequestRow(Base):
     __tablename__ = "recount_requests"
     # One request per form: a form submitted again (Slack gave up waiting for the first answer, the clerk clicked
     # Submit twice) finds the request it recorded.
-    __table_args__ = (Index("ix_recount_requests_form_key", "workspace_id", "form_key", unique=True),)
+    __table_args__ = (Index("ix_recount_requests_form_key", "workspace_id", "form_key", unique=True),
+                      Index("ix_recount_requests_workspace_status", "workspace_id", "status"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
     workspace_id: Mapped[int] = mapped_column(ForeignKey("workspaces.id"))
@@ -52,7 +53,7 @@ class RecountRequestRow(Base):
     decision_reading: Mapped[str | None] = mapped_column(Text, default=None)
     channel_id: Mapped[str | None] = mapped_column(String(32), default=None)
     card_ts: Mapped[str | None] = mapped_column(String(32), default=None)
-    case_id: Mapped[int | None] = mapped_column(ForeignKey("recount_cases.id"), default=None)
+    case_id: Mapped[int | None] = mapped_column(ForeignKey("recount_cases.id"), default=None, index=True)
     # The form it was entered in ("view:<Slack's view id>"); None for a request entered otherwise.
     form_key: Mapped[str | None] = mapped_column(String(64), default=None)
 
@@ -65,7 +66,7 @@ class LedgerRow(Base):
     __tablename__ = "ledger_entries"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"))
+    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"), index=True)
     kind: Mapped[str] = mapped_column(String(32))
     amount: Mapped[Decimal] = mapped_column(Money)
     memo: Mapped[str] = mapped_column(Text, default="")
@@ -81,7 +82,7 @@ class CostNotice(Base):
     __tablename__ = "cost_notices"
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"))
+    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"), index=True)
     cost: Mapped[Decimal] = mapped_column(Money)
     notified_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
     method: Mapped[str] = mapped_column(String(64))

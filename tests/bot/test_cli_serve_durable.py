@@ -3,7 +3,7 @@
 A real `serve` subprocess, commands signed as Slack signs them, the Slack stand-in on loopback. A burst of
 `/recount check`, `/recount requests` and `/recount record 1`, each typed in a channel of its own so every
 answer can be told apart. The child is killed twice while it works through the burst: the first time while
-its four threads are stuck in a verdict post Slack is slow to answer (so they had begun), the second time
+its threads are all stuck in a verdict post Slack is slow to answer (so they had begun), the second time
 plainly. Then every acknowledged command must have been answered exactly once, or its person told that it was
 interrupted (at most one per child thread per kill), and nothing may be recorded twice: one audit row per
 check that ran, one case per contest inside the margin, each case card posted once.
@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import pytest
 from sqlalchemy import func, select
 
+from bot.deferred.protocol import DeferredConfig
 from sandbox import payloads
 from sandbox.slack_standin import SlackStandIn, Workspace
 from storage.db import Database
@@ -34,7 +35,7 @@ from tests.bot.test_cli_serve_deferred import EXAMPLE, _alive, _child_pid, _wait
 
 TEAM, CLERK, MAIN = "T0SERVE01", "U0CLERK01", "C0GENERAL"
 CHECKS, REQUESTS, RECORDS = 200, 10, 6
-THREADS = 4  # DeferredConfig.threads: at most this many jobs are begun and unfinished when a child dies
+THREADS = DeferredConfig.threads  # serve's: at most this many jobs are begun and unfinished when a child dies
 INTERRUPTED = "was interrupted"
 REQUESTS_ANSWER = "No recount request is awaiting a decision."
 RECORD_ANSWER = "The record of case #1 (JSON and PDF) is in your direct messages with me."

@@ -47,3 +47,61 @@ def test_upgrading_a_database_that_holds_data_keeps_it(empty_database_url) -> No
             assert election.name == "Regular" and election.abstract_preparers == []
     finally:
         db.dispose()
+
+
+def test_0013_leaves_every_case_unmarked_indexes_the_foreign_keys_and_goes_back(empty_database_url) -> None:
+    """Issue 25: duties_done starts false for every case (the worker's first tick decides which completed ones owe
+    nothing: tests/flows/test_settled_cases_flow.py), the foreign keys the poll filters by get their indexes, and
+    the revision downgrades cleanly, keeping the rows."""
+    import datetime as dt
+
+    from alembic import command
+    from sqlalchemy import inspect, text
+
+    from storage.migrate import alembic_config
+
+    db = Database(empty_database_url)
+    try:
+        upgrade(db, "0012")
+        at = dt.datetime(2026, 11, 20, 16, 0)
+        with db.engine.begin() as conn:
+            for sql, values in (
+                ("INSERT INTO workspaces (id, slack_team_id, name, settings, created_at) VALUES (1, 'T1', 'Office', "
+                 "'{}', :at)", {}),
+                ("INSERT INTO local_governments (id, workspace_id, name, governing_body) VALUES (1, 1, 'District', "
+                 "'Board')", {}),
+                ("INSERT INTO elections (id, local_government_id, name, election_date, abstract_preparers, created_at) "
+                 "VALUES (1, 1, 'Regular', :day, '[]', :at)", {"day": dt.date(2026, 11, 3)}),
+                ("INSERT INTO contests (id, election_id, name, kind, seats, position) VALUES (1, 1, 'Director', "
+                 "'candidate', 1, 0)", {}),
+                ("INSERT INTO survey_versions (id, election_id, number, reason, evidence, source_format, source_name, "
+                 "created_by, created_at) VALUES (1, 1, 1, 'imported', '[]', 'csv', 'r.csv', 'U1', :at)", {}),
+                ("INSERT INTO recount_cases (id, workspace_id, contest_id, kind, status, opened_at, opened_by, "
+                 "survey_version_id, multi_seat_rule, verdict, double_entry, completed_at) VALUES (1, 1, 1, "
+                 "'automatic', 'completed', :at, 'U1', 1, 'last-winner-first-loser', '{}', :no, :at)", {"no": False}),
+            ):
+                conn.execute(text(sql), {"at": at, **values})
+        upgrade(db)
+        with db.engine.connect() as conn:
+            assert conn.execute(text("SELECT id, status, duties_done FROM recount_cases")).all() == [
+                (1, "completed", False)]
+            indexes = {(table, ix["name"]) for table in ("recount_cases", "tally_sheets", "ledger_entries",
+                                                        "cost_notices", "recount_requests", "reminders")
+                       for ix in inspect(conn).get_indexes(table)}
+        assert {("recount_cases", "ix_recount_cases_live"), ("tally_sheets", "ix_tally_sheets_case_id"),
+                ("ledger_entries", "ix_ledger_entries_case_id"), ("cost_notices", "ix_cost_notices_case_id"),
+                ("recount_requests", "ix_recount_requests_case_id"), ("reminders", "ix_reminders_case_id"),
+                ("reminders", "ix_reminders_workspace_status")} <= indexes
+
+        config = alembic_config()
+        with db.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0012")
+        with db.engine.connect() as conn:
+            assert "duties_done" not in {c["name"] for c in inspect(conn).get_columns("recount_cases")}
+            assert "ix_recount_cases_live" not in {ix["name"] for ix in inspect(conn).get_indexes("recount_cases")}
+            assert conn.execute(text("SELECT id, status FROM recount_cases")).all() == [(1, "completed")]
+        upgrade(db)
+        assert current_revision(db) == head_revision()
+    finally:
+        db.dispose()

@@ -1,7 +1,7 @@
 """one request per form; the rows that say who may act and what was decided sealed into the audit chain
 
 Revision ID: 0014
-Revises: 0012
+Revises: 0013
 Create Date: 2026-12-04 20:00:00
 
 - `recount_requests.form_key`, unique per workspace: the Slack form a request was entered in. A form submitted
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = '0014'
-down_revision = '0012'
+down_revision = '0013'
 branch_labels = None
 depends_on = None
 
