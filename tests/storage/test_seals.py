@@ -28,7 +28,7 @@ CHANGING = {
     "candidate_users": set(),
     "recount_requests": {"status", "decided_by", "decided_at", "decision_note", "decision_reading", "channel_id",
                          "card_ts", "case_id"},
-    "recount_cases": {"status", "survey_version_id", "multi_seat_rule", "verdict", "channel_id", "card_ts",
+    "recount_cases": {"status", "survey_version_id", "multi_seat_rule", "verdict", "channel_id", "card_ts", "duties_done",
                       "counting_started_at", "counting_started_by", "count_method", "expected_units", "double_entry",
                       "election_sheet_ids", "completed_at", "completed_by", "completion", "settlement",
                       "amended_version_id", "results_notice_at", "results_notice_by", "results_notice_method",
