@@ -31,7 +31,7 @@ from sqlalchemy import func, select
 
 from handlers.slack_io.outbox import METADATA_TYPE
 from sandbox import payloads
-from sandbox.slack_standin import SlackStandIn
+from sandbox.slack_standin import SlackStandIn, Workspace
 from storage.db import Database
 from storage.models import (
     AuditEntry,
@@ -163,8 +163,9 @@ def _worker_holding_a_post(db: Database, slack: SlackStandIn, workers: list[subp
 def test_two_replicas_and_two_workers_record_and_post_everything_once(tmp_path) -> None:
     with ExitStack() as stack:
         url = stack.enter_context(fresh_database_url("postgresql", tmp_path))
-        slack = stack.enter_context(SlackStandIn(tokens={GOOD}, users=[{"id": CLERK, "name": "clerk",
-                                                                        "is_admin": True}]))
+        # The office's own workspace: in one-office mode a request from another team is refused.
+        slack = stack.enter_context(SlackStandIn(tokens={GOOD}, workspace=Workspace(team_id=TEAM),
+                                                 users=[{"id": CLERK, "name": "clerk", "is_admin": True}]))
         env = environment(SLACK_BOT_TOKEN=GOOD, SLACK_SIGNING_SECRET=SECRET, SLACK_API_BASE_URL=slack.base_url,
                           DATABASE_URL=url)
         db = Database(url)
@@ -284,7 +285,7 @@ def test_two_replicas_and_two_workers_record_and_post_everything_once(tmp_path) 
         survivor = next(w for w in workers if w is not holder)
         assert stop(survivor)[0] == 0
         for pid in children:
-            _wait_gone(pid, 30)  # replica A's child finishes what it was handed, then leaves
+            _wait_gone(pid, 30)  # replica A's child leaves with it; B's when B stops
 
         logs = {p.name: p.read_text() for p in tmp_path.glob("*.log")}
         # The survivor took the dead worker's post over and found it in Slack.
@@ -314,7 +315,12 @@ def test_two_replicas_and_two_workers_record_and_post_everything_once(tmp_path) 
         assert actions["survey.checked"] == sum(seen.values()), (actions, sum(seen.values()))
         assert actions["case.opened"] == 2 and actions["case.card_posted"] == 2, actions
         assert len(cards) == 2 and all(ts and not ts.startswith("posting:") for _, ts in cards), cards
-        assert deliveries == len(sent)  # one per command, its retries not counted again
+        # One per command answered, its retries not counted again. A command replica A acknowledged but had not
+        # begun when it was killed is not answered: its deferred child leaves with it (nothing outlives serve,
+        # bot/deferred/process.py), and Slack does not retry what was acknowledged; the clerk runs the check again.
+        # A delivery is recorded when its job begins, so a job the kill cut short counts here and not above.
+        assert sum(seen.values()) <= deliveries <= len(sent)
+        assert deliveries - sum(seen.values()) <= len([c for c in before if sent[c][1] is a])
         card_posts = [m for cid, m in _all_messages(slack) if (cid, m["ts"]) in set(map(tuple, cards))]
         assert len(card_posts) == 2
         top_level = [m for cid in FIRST for m in slack.state.messages(cid)]
