@@ -71,10 +71,12 @@ def _chain() -> list[str]:
 
 
 def restore(db: Database, path: Path, *, keep_unverified: bool = False,
-            progress: Callable[[int, int], None] | None = None) -> RestoreSummary:
+            progress: Callable[[int, int], None] | None = None,
+            verify_progress: Callable[[int, int], None] | None = None) -> RestoreSummary:
     """Load the backup at `path` into the empty `db` (see the module's doc). Raises RestoreRefused, with nothing
     changed; RestoreUnverified when the copy's audit log does not verify and `keep_unverified` is not given.
-    `progress(rows loaded, rows in the backup)` as the tables are loaded (a command's progress bar)."""
+    `progress(rows loaded, rows in the backup)` as the tables are loaded, then `verify_progress(rows checked, rows
+    in all)` as the copy's audit log is verified (a command's two progress bars)."""
     chain = _chain()
     with tempfile.TemporaryDirectory(prefix="recount-bot-restore-") as folder:
         backup = fmt.read_backup(path, Path(folder))
@@ -100,18 +102,18 @@ def restore(db: Database, path: Path, *, keep_unverified: bool = False,
                 for entry in backup.tables:
                     _compare(connection, tables[entry.name], entry)
                 _migrate(connection, chain[-1], chain)
-                verification = _verify(connection)
+                verification = _verify(connection, verify_progress)
                 if not verification.ok and not keep_unverified:
                     raise RestoreUnverified(verification)  # leaving the block rolls everything back
         return RestoreSummary(backup.manifest, len(backup.tables), backup.rows, backup.revision, chain[-1],
                               verification)
 
 
-def _verify(connection) -> audit.VerifyResult:
+def _verify(connection, progress: Callable[[int, int], None] | None) -> audit.VerifyResult:
     """The restored copy's audit log, read inside the restore's transaction (the session joins it, and closing it
     neither commits nor rolls it back)."""
     with Session(bind=connection) as session:
-        return audit.verify(session)
+        return audit.verify(session, progress=progress)
 
 
 def _refuse_unless_empty(connection, db: Database) -> None:

@@ -88,8 +88,9 @@ def run_restore(args: argparse.Namespace) -> int:
     db = connect()
     try:
         try:
-            with bar(args, what="restoring") as report:
-                summary = restore(db, args.file, keep_unverified=args.keep_unverified, progress=report)
+            with bar(args, what="restoring") as report, bar(args, what="verifying the audit log") as verifying:
+                summary = restore(db, args.file, keep_unverified=args.keep_unverified, progress=report,
+                                  verify_progress=verifying)
         except BackupFileError as exc:
             raise UsageError(f"{args.file}: {exc}; nothing was restored") from None
         except RestoreUnverified as exc:
