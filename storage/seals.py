@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
@@ -301,12 +302,21 @@ def _forget(session: Session, transaction) -> None:
         session.info.pop(audit.LAST_AUDIT, None)
 
 
+# The sessionmakers whose sessions are sealed. Not `event.contains`: SQLAlchemy remembers a listener by the id() of
+# the sessionmaker's Session subclass and keeps that key after the class is collected, so a new sessionmaker that
+# reuses the id (a process that opens and disposes many databases) was taken for one already sealed and its
+# writes went unsealed.
+_INSTALLED: weakref.WeakSet[sessionmaker] = weakref.WeakSet()
+
+
 def install(sessions: sessionmaker) -> None:
     """Seal what the sessions of `sessions` write: storage/db.py calls this for every Database it opens."""
+    if sessions in _INSTALLED:
+        return
     for name, hook in (("after_flush", _collect), ("before_commit", _seal_at_commit),
                        ("after_transaction_end", _forget)):
-        if not event.contains(sessions, name, hook):
-            event.listen(sessions, name, hook)
+        event.listen(sessions, name, hook)
+    _INSTALLED.add(sessions)
 
 
 # ----------------------------------------------------------------------------- verifying

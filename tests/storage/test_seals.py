@@ -4,6 +4,7 @@ caught even when a new seal is appended for it, and the baseline that migration 
 from __future__ import annotations
 
 import datetime as dt
+import gc
 from decimal import Decimal
 
 from sqlalchemy import func, select, text, update
@@ -63,6 +64,29 @@ def test_every_column_of_a_sealed_table_is_classified() -> None:
         assert columns - set(fixed) == CHANGING[name], name
         assert not set(fixed) & set(seals.UNSEALED.get(name, ())), name
     assert set(seals.UNSEALED) <= set(seals.SEALED)
+
+
+def _opened_seals(url: str) -> bool:
+    """Open a database as a process does (a health check, a doctor's look), say whether a session of it would seal
+    what it writes, and dispose of it."""
+    other = Database(url)
+    try:
+        with other.sessionmaker() as session:
+            return seals._seal_at_commit in list(session.dispatch.before_commit)
+    finally:
+        other.dispose()
+
+
+def test_every_database_a_process_opens_seals_what_it_writes(db) -> None:
+    """A process that opens and disposes many databases (the tests, a console, a worker reconnecting): each one's
+    writes are sealed. SQLAlchemy's own "is this listener there" answer was fooled by a new sessionmaker reusing a
+    collected one's id, and roles then written were reported by `audit verify` as written outside recount-bot."""
+    url = db.engine.url.render_as_string(hide_password=False)
+    unsealed = 0
+    for _ in range(100):
+        unsealed += not _opened_seals(url)
+        gc.collect()  # that database and its sessionmaker are gone: the next one may reuse their memory
+    assert unsealed == 0
 
 
 def test_a_recount_seals_its_returns_money_and_sheets_after_each_change(db) -> None:
