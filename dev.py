@@ -50,8 +50,19 @@ def ensure_environment() -> Path:
         quiet = [] if os.environ.get("DEV_VERBOSE") else ["--quiet"]
         subprocess.run([str(python), "-m", "pip", "install", *quiet, "--upgrade", "pip"], check=True)
         subprocess.run([str(python), "-m", "pip", "install", *quiet, "-e", f"{ROOT}[test]"], check=True)
+        _checkout_on_path(python)
         STAMP.write_text(wanted + "\n")
     return python
+
+
+def _checkout_on_path(python: Path) -> None:
+    """Put the checkout itself on the environment's import path. The installed package is the product alone
+    (rules, storage, services, handlers, bot: what an office's server runs); the rehearsal tooling (sandbox/:
+    the offline page, the console, the Slack stand-in), the tests and the benchmarks are imported from the
+    checkout, here and in every process the tests start (`.venv/bin/recount-bot sandbox`)."""
+    site = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                          check=True, capture_output=True, text=True).stdout.strip()
+    (Path(site) / "recount-bot-checkout.pth").write_text(f"{ROOT}\n")
 
 
 GLOBAL_OPTIONS = {"--debug"}  # recount-bot's own options, before its command

@@ -4,7 +4,8 @@
 A clean virtual environment, `pip install <source>` with no test extras (a test-only dependency once hid that a
 real install could not start), then from a directory outside the source tree (so only what was installed is
 imported): `db upgrade`, `admin grant`, `import` and `check` of the example returns, `backup`, `worker --once`,
-`serve` answering /healthz, and `doctor` with all its checks holding. Slack is the local Web API stand-in,
+`serve` answering /healthz, and `doctor` with all its checks holding; the install holds no rehearsal tooling
+(sandbox/) and `run` without Slack credentials says so in one line. Slack is the local Web API stand-in,
 run by the development environment (it is rehearsal tooling, not part of the install). Runs on SQLite, and
 on PostgreSQL too when TEST_DATABASE_URL names one (in a database of its own, dropped afterwards).
 
@@ -59,9 +60,24 @@ def _install(venv: Path) -> None:
     subprocess.run([sys.base_prefix + "/bin/python3", "-m", "venv", str(venv)], check=True)
     subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", "--disable-pip-version-check", str(ROOT)],
                    check=True)
-    probe = subprocess.run([str(venv / "bin" / "python"), "-c", "import pytest"], capture_output=True)
-    if probe.returncode == 0:
-        sys.exit("production install: pytest is importable in the clean install; a test extra leaked into it")
+    for tooling, why in (("pytest", "a test extra leaked into it"),
+                         ("sandbox", "the rehearsal tooling is shipped with the product")):
+        probe = subprocess.run([str(venv / "bin" / "python"), "-c", f"import {tooling}"], capture_output=True,
+                               cwd=venv)
+        if probe.returncode == 0:
+            sys.exit(f"production install: {tooling} is importable in the clean install; {why}")
+
+
+def _no_sandbox(venv: Path, work: Path) -> None:
+    """Without Slack credentials `run` would start the offline sandbox, which an install does not have: one clear
+    line and exit status 1, not an ImportError."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "DATABASE_URL", "TEST_DATABASE"))}
+    said = subprocess.run([str(venv / "bin" / "recount-bot"), "run"], cwd=work, env=env, capture_output=True,
+                          text=True, timeout=120)
+    if said.returncode != 1 or "Traceback" in said.stderr or "python3 dev.py run" not in said.stderr:
+        sys.exit(f"production install: `recount-bot run` without credentials exited {said.returncode}:\n"
+                 f"{said.stdout}\n{said.stderr}")
+    _step("`recount-bot run` without Slack credentials says the sandbox is rehearsal tooling, exit 1")
 
 
 def _free_port() -> int:
@@ -166,6 +182,7 @@ def main() -> int:
         work = Path(tmp)
         venv = work / "venv"
         _install(venv)
+        _no_sandbox(venv, work)
         with SlackStandIn(tokens={TOKEN}, scopes=BOT_SCOPES,
                           users=[{"id": OFFICIAL, "name": "official", "is_admin": True}],
                           channels=[{"id": APPROVALS, "name": "approvals"}]) as slack:

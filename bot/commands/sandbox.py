@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib.util
 import logging
 import os
 import sys
@@ -88,7 +89,21 @@ def _clock_start(args: argparse.Namespace):
         raise UsageError(str(exc)) from None
 
 
+REHEARSAL_ONLY = ("the offline sandbox is rehearsal tooling, not part of an office's install: rehearse from a "
+                  "checkout of recount-bot with `python3 dev.py run`")
+NO_CREDENTIALS = ("no SLACK_BOT_TOKEN / SLACK_SIGNING_SECRET is set, so `recount-bot run` would start the offline "
+                  "sandbox, which is rehearsal tooling and not part of an office's install. Set both to serve Slack "
+                  "(docs/admin/deploying.md), or rehearse from a checkout of recount-bot with `python3 dev.py run`")
+
+
+def _require_sandbox(args: argparse.Namespace) -> None:
+    """An office's install (`pip install .`) ships the product only: say so in one line, not an ImportError."""
+    if importlib.util.find_spec("sandbox") is None:
+        raise CommandFailed(NO_CREDENTIALS if getattr(args, "command", None) == "run" else REHEARSAL_ONLY)
+
+
 def offline(args: argparse.Namespace, *, banner: str) -> int:
+    _require_sandbox(args)
     from sandbox.clock import clock_file, sandbox_clock, save_moment, saved_moment
     from sandbox.office import Sandbox
     from sandbox.ports import page_port_file, save_port, saved_port
