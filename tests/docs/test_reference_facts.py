@@ -77,6 +77,16 @@ def test_every_format_read_is_on_the_formats_page_with_its_reader_and_real_files
                 (ROOT / found).parent.glob((ROOT / found).name)), (name, found)
 
 
+def test_the_readme_names_every_format_read_with_its_source() -> None:
+    """The README's table of results files: every format the registry reads, each with where it comes from."""
+    readme = read(ROOT / "README.md")
+    table = readme[readme.index("## Results files it reads"):]
+    table = table[:table.index("\n## ")]
+    named = {name for row in re.findall(r"^\| (`[^|]+`) \| ([^|]+) \|$", table, re.M)
+             for name in re.findall(r"`([\w-]+)`", row[0]) if row[1].strip()}
+    assert named == set(READERS), set(READERS) ^ named
+
+
 def test_every_package_of_the_layout_is_on_the_architecture_page() -> None:
     page = read(ARCHITECTURE)
     packages = [p for top in ("rules", "storage", "services", "handlers", "bot", "sandbox")
