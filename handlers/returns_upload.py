@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Callable
 
 from slack_sdk.errors import SlackApiError
 
@@ -43,6 +44,7 @@ from handlers.interaction import Interaction, errors_on_fields, new_reference
 from handlers.registry import Registry
 from handlers.slack_io.files import MAX_BYTES, FileProblem, download_file
 from handlers.slack_io.outbox import FALLBACK
+from handlers.slack_io.reading_child import ChildReader, ParseLimits, ReadAborted
 from handlers.slack_text import channel_link, said
 from handlers.view_state import metadata_of, selected, shown_blocks, typed, value_of
 from rules.returns import ReturnsError
@@ -118,6 +120,15 @@ def _show(ix: Interaction, view_id: str, view: dict) -> None:
             log.exception("could not tell the user about reference %s", reference)
 
 
+def _reader(ix: Interaction, view_id: str, name: str, busy: Callable[..., dict]) -> ChildReader:
+    """The file is read in a child process within the app's limits (handlers/slack_io/reading_child.py), not in
+    this one; while it reads, the modal says for how long, about every second."""
+    def waited(seconds: float, limits: ParseLimits) -> None:
+        _update(ix, view_id, busy(name, waited=seconds, limits=limits))
+
+    return ChildReader(ix.parse_limits, name, on_wait=waited)
+
+
 # ------------------------------------------------------------------ step 1: the form
 def _the_file(files: list, block: Block) -> tuple[dict | None, dict[str, str]]:
     """The one file attached, or the error to show on `block`. Slack's `filetypes` are a convenience only."""
@@ -188,8 +199,9 @@ def read_and_preview(ix: Interaction, view_id: str, *, file_id: str, target: Upl
             name = download.name
             found = returns_file.preview(
                 ix.services, team_id=ix.team_id, target=target, file_name=download.name, data=download.data,
-                sha256=download.sha256, reading=reading, multi_seat_rule=ix.member.settings.multi_seat_rule)
-        except FileProblem as exc:
+                sha256=download.sha256, reading=reading, multi_seat_rule=ix.member.settings.multi_seat_rule,
+                reader=_reader(ix, view_id, name, reading_modal))
+        except (FileProblem, ReadAborted) as exc:
             view = form_view(ix, channel_id, values, Failed(name, (exc.message,)))
         except ReturnsError as exc:
             seats = tuple(str(p) for p in exc.problems if p.location.startswith("seats"))
@@ -266,10 +278,13 @@ def save_file(ix: Interaction, view_id: str, remembered: PreviewState) -> None:
             target=remembered.target, file_name=name, data=download.data, sha256=download.sha256,
             reading=remembered.reading, based_on=remembered.based_on,
             multi_seat_rule=ix.member.settings.multi_seat_rule,
-            announce=lambda s: announce(ix, s, channel_id=remembered.channel_id))
+            announce=lambda s: announce(ix, s, channel_id=remembered.channel_id),
+            reader=_reader(ix, view_id, name, saving_modal))
         view = saved_modal(saved, channel_id=remembered.channel_id)
     except FileProblem as exc:
         view = outcome_modal(f":warning: {esc(exc.message)} Nothing was saved.")
+    except ReadAborted as exc:
+        view = outcome_modal(f":warning: {esc(exc.message)}")
     except ReturnsError as exc:
         lines = "\n".join(f"• {esc(str(p))}" for p in exc.problems[:20])
         more = f"\n… and {len(exc.problems) - 20} more" if len(exc.problems) > 20 else ""

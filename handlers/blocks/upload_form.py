@@ -17,6 +17,7 @@ from typing import Any
 from handlers.blocks.common import clip, election_label, esc, metadata, modal, option, section
 from handlers.blocks.inputs import HINT_LIMIT, SELECT_OPTIONS_LIMIT, date_input, input_block, select_input, text_input
 from handlers.ids import Block, View
+from handlers.slack_io.reading_child import ParseLimits
 from services.errors import UserError
 from services.returns.forms import NEW, NewElection, PickForm
 from services.returns.upload import FILE_TYPES, SEATS_TEXT_LIMIT, Reading, UploadTarget, parse_reading
@@ -144,12 +145,19 @@ def busy_modal(text: str) -> dict:
     return modal(TITLE, [section(f":hourglass_flowing_sand: {text}")], callback_id=View.MESSAGE.value, close="Close")
 
 
-def reading_modal(file_name: str) -> dict:
-    return busy_modal(f"Reading *{esc(file_name)}*… the verdicts show here in a moment.")
+def _so_far(waited: float | None, limits: ParseLimits | None) -> str:
+    """How long a read has taken, and the most it may (the child is stopped there: reading_child.py)."""
+    if waited is None or limits is None:
+        return ""
+    return f" {int(waited):,} s so far; I stop at {limits.seconds:,} s or {limits.memory_mib:,} MiB."
 
 
-def saving_modal(file_name: str) -> dict:
-    return busy_modal(f"Saving *{esc(file_name)}*…")
+def reading_modal(file_name: str, *, waited: float | None = None, limits: ParseLimits | None = None) -> dict:
+    return busy_modal(f"Reading *{esc(file_name)}*… the verdicts show here in a moment.{_so_far(waited, limits)}")
+
+
+def saving_modal(file_name: str, *, waited: float | None = None, limits: ParseLimits | None = None) -> dict:
+    return busy_modal(f"Saving *{esc(file_name)}*…{_so_far(waited, limits)}")
 
 
 def outcome_modal(text: str) -> dict:
