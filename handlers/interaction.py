@@ -226,7 +226,7 @@ _SLACK_ID = re.compile(r"[A-Za-z0-9]{1,32}", re.ASCII)
 # within what an INTEGER column holds; one button's value is a word (ID_FREE).
 _ID_VALUE = re.compile(r"([1-9][0-9]{0,9})(?::([1-9][0-9]{0,9}))?", re.ASCII)
 MAX_ID = 2**31 - 1
-ID_FREE = frozenset({Action.RETURNS_UPLOAD_OPEN.value})
+ID_FREE = frozenset({Action.RETURNS_UPLOAD_OPEN.value, Action.RETURNS_UPLOAD_BACK.value})
 _ID_VALUED = frozenset(action.value for action in Action) - ID_FREE
 # A select menu's option value recount-bot makes (handlers/blocks): an id, an index, or a word ("new").
 _OPTION_VALUE = re.compile(r"[A-Za-z0-9_.:-]{1,64}", re.ASCII)
