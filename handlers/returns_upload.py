@@ -11,7 +11,8 @@
 from __future__ import annotations
 
 import logging
-from typing import Callable
+import time
+from typing import Any, Callable
 
 from slack_sdk.errors import SlackApiError
 
@@ -45,6 +46,7 @@ from services.returns.upload import FILE_TYPES, Reading, UploadTarget
 from storage.models import Role
 
 log = logging.getLogger("recount_bot.returns_upload")
+UPDATE_SECONDS = 1.0  # the modal says how far a large file has come at most this often
 
 FIELD_BLOCKS = {
     "file": Block.RETURNS_UPLOAD_FILE, "election": Block.RETURNS_UPLOAD_ELECTION,
@@ -107,13 +109,35 @@ def show_outcome(ix: Interaction, view_id: str, view: dict) -> None:
             log.exception("could not tell the user about reference %s", reference)
 
 
-def child_reader(ix: Interaction, view_id: str, name: str, busy: Callable[..., dict]) -> ChildReader:
-    """The file is read in a child process within the app's limits (handlers/slack_io/reading_child.py), not in
-    this one; while it reads, the modal says for how long, about every second."""
-    def waited(seconds: float, limits: ParseLimits) -> None:
-        update_view(ix, view_id, busy(name, waited=seconds, limits=limits))
+class Progress:
+    """What the modal says while a file is downloaded and read, so that a large one does not sit on "Reading…": the
+    share downloaded (files.info gives the size), then how long the reading has taken against its limits. The
+    readers take the file whole and cannot say how far through it they are (the CLI shows the elapsed time for the
+    same reason: bot/commands/progress.py). At most one views.update a second, and none in the first second, so a
+    small file goes straight to its outcome."""
 
-    return ChildReader(ix.parse_limits, name, on_wait=waited)
+    def __init__(self, ix: Interaction, view_id: str, name: str, busy: Callable[..., dict]) -> None:
+        self.ix, self.view_id, self.name, self.busy = ix, view_id, name, busy
+        self.next = time.monotonic() + UPDATE_SECONDS
+
+    def _say(self, **so_far: Any) -> None:
+        now = time.monotonic()
+        if now < self.next:
+            return
+        self.next = now + UPDATE_SECONDS
+        update_view(self.ix, self.view_id, self.busy(self.name, **so_far))
+
+    def downloaded(self, done: int, size: int | None) -> None:
+        self._say(downloaded=(done, size))
+
+    def reading(self, seconds: float, limits: ParseLimits) -> None:
+        self._say(waited=seconds, limits=limits)
+
+    def reader(self, name: str) -> ChildReader:
+        """The file is read in a child process within the app's limits (handlers/slack_io/reading_child.py), not in
+        this one."""
+        self.name = name
+        return ChildReader(self.ix.parse_limits, name, on_wait=self.reading)
 
 
 # ------------------------------------------------------------------ step 1: the form
@@ -173,21 +197,22 @@ def submit_form(ix: Interaction) -> None:
     name = str(file.get("name") or "the file")
     ix.ack(response_action="update", view=reading_modal(name))
     ix.later(lambda: read_and_preview(ix, view["id"], file_id=str(file["id"]), target=target, reading=reading,
-                                      channel_id=channel, values=values))
+                                      channel_id=channel, values=values, file_name=name))
 
 
 def read_and_preview(ix: Interaction, view_id: str, *, file_id: str, target: UploadTarget, reading: Reading,
-                     channel_id: str | None, values: FormValues) -> None:
+                     channel_id: str | None, values: FormValues, file_name: str = "the file") -> None:
     """After Slack's answer: download the file, read it, show the preview (or the form with what went wrong)."""
-    name = "the file"
+    name = file_name
+    progress = Progress(ix, view_id, name, reading_modal)
     try:
         try:
-            download = download_file(ix.client, file_id)
+            download = download_file(ix.client, file_id, progress=progress.downloaded)
             name = download.name
             found = returns_file.preview(
                 ix.services, team_id=ix.team_id, target=target, file_name=download.name, data=download.data,
                 sha256=download.sha256, reading=reading, multi_seat_rule=ix.member.settings.multi_seat_rule,
-                reader=child_reader(ix, view_id, name, reading_modal))
+                reader=progress.reader(name))
         except (FileProblem, ReadAborted) as exc:
             view = form_view(ix, channel_id, values, Failed(name, (exc.message,)))
         except ReturnsError as exc:

@@ -32,7 +32,7 @@ from handlers.interaction import Interaction, new_reference
 from handlers.registry import Registry
 from handlers.returns_upload import (
     FAILED,
-    child_reader,
+    Progress,
     form_view,
     read_and_preview,
     show_outcome,
@@ -125,13 +125,13 @@ def submit_preview(ix: Interaction) -> None:
         ix.ack(response_action="update", view=reading_modal(str(file.get("name") or "the file")))
         ix.later(lambda: read_and_preview(ix, view["id"], file_id=str(file["id"]), target=remembered.target,
                                           reading=remembered.reading, channel_id=remembered.channel_id,
-                                          values=values_of(remembered)))
+                                          values=values_of(remembered), file_name=str(file.get("name") or "the file")))
         return
     if given:  # the same file, read again with the seats given: a new preview, nothing is saved
         ix.ack(response_action="update", view=reading_modal(remembered.file_name))
         ix.later(lambda: read_and_preview(ix, view["id"], file_id=remembered.file_id, target=remembered.target,
                                           reading=remembered.reading, channel_id=remembered.channel_id,
-                                          values=values_of(remembered)))
+                                          values=values_of(remembered), file_name=remembered.file_name))
         return
     if not remembered.saveable:
         message = remembered.refusal or f"{remembered.file_name} holds nothing new to save; attach another file."
@@ -161,7 +161,8 @@ def save_file(ix: Interaction, view_id: str, remembered: PreviewState) -> None:
     """After Slack's answer: download the file again, check it is the one previewed, save it, say so."""
     name = remembered.file_name
     try:
-        download = download_file(ix.client, remembered.file_id)
+        progress = Progress(ix, view_id, name, saving_modal)
+        download = download_file(ix.client, remembered.file_id, progress=progress.downloaded)
         if download.sha256 != remembered.sha256:
             raise UserError(f"{name} in Slack is not the file previewed (its content changed); attach it again "
                             "to see what it says now. Nothing was saved.")
@@ -171,7 +172,7 @@ def save_file(ix: Interaction, view_id: str, remembered: PreviewState) -> None:
             reading=remembered.reading, based_on=remembered.based_on,
             multi_seat_rule=ix.member.settings.multi_seat_rule,
             announce=lambda s: announce(ix, s, channel_id=remembered.channel_id),
-            reader=child_reader(ix, view_id, name, saving_modal))
+            reader=progress.reader(name))
         view = saved_modal(saved, channel_id=remembered.channel_id)
     except FileProblem as exc:
         view = outcome_modal(f":warning: {esc(exc.message)} Nothing was saved.")

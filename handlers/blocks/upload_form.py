@@ -153,19 +153,31 @@ def busy_modal(text: str) -> dict:
     return modal(TITLE, [section(f":hourglass_flowing_sand: {text}")], callback_id=View.MESSAGE.value, close="Close")
 
 
-def _so_far(waited: float | None, limits: ParseLimits | None) -> str:
-    """How long a read has taken, and the most it may (the child is stopped there: reading_child.py)."""
+def _megabytes(size: int) -> str:
+    return f"{size / 1048576:,.1f} MB"
+
+
+def _so_far(waited: float | None, limits: ParseLimits | None, downloaded: tuple[int, int | None] | None) -> str:
+    """How far a large file has come: the share downloaded from Slack, then how long the reading has taken and the
+    most it may (the reading process is stopped there: handlers/slack_io/reading_child.py)."""
+    if downloaded is not None:
+        done, size = downloaded
+        return (f" Downloaded from Slack: {min(done * 100 // size, 100)}% ({_megabytes(done)} of {_megabytes(size)})."
+                if size else f" Downloaded from Slack: {_megabytes(done)} so far.")
     if waited is None or limits is None:
         return ""
-    return f" {int(waited):,} s so far; I stop at {limits.seconds:,} s or {limits.memory_mib:,} MiB."
+    return f" Read for {int(waited):,} s so far; I stop at {limits.seconds:,} s or {limits.memory_mib:,} MiB."
 
 
-def reading_modal(file_name: str, *, waited: float | None = None, limits: ParseLimits | None = None) -> dict:
-    return busy_modal(f"Reading *{esc(file_name)}*… the verdicts show here in a moment.{_so_far(waited, limits)}")
+def reading_modal(file_name: str, *, waited: float | None = None, limits: ParseLimits | None = None,
+                  downloaded: tuple[int, int | None] | None = None) -> dict:
+    return busy_modal(f"Reading *{esc(file_name)}*… the verdicts show here in a moment."
+                      f"{_so_far(waited, limits, downloaded)}")
 
 
-def saving_modal(file_name: str, *, waited: float | None = None, limits: ParseLimits | None = None) -> dict:
-    return busy_modal(f"Saving *{esc(file_name)}*…{_so_far(waited, limits)}")
+def saving_modal(file_name: str, *, waited: float | None = None, limits: ParseLimits | None = None,
+                 downloaded: tuple[int, int | None] | None = None) -> dict:
+    return busy_modal(f"Saving *{esc(file_name)}*…{_so_far(waited, limits, downloaded)}")
 
 
 def outcome_modal(text: str) -> dict:

@@ -21,7 +21,7 @@ from tests.flows.upload_support import (
     shown,
     version_count,
 )
-from tests.support.slack_app import SlackHarness
+from tests.support.slack_app import SlackHarness, text_of
 from tests.support.workbooks import far_cell, huge_string
 
 
@@ -89,3 +89,16 @@ def test_a_read_that_runs_out_of_memory_is_named_with_the_limits_and_nothing_is_
         "statewide.csv could not be read within 64 MiB / 60 s (it ran out of memory); nothing was saved.")
     assert version_count(small_harness) == 0
     _still_answers(small_harness)  # a file of ordinary size reads within the same 64 MiB
+
+
+def test_a_large_file_shows_in_its_modal_how_long_it_has_been_read(harness) -> None:
+    rows = b"".join(b"Board of Directors %d,Candidate %d,%d\n" % (i % 50, i, i) for i in range(300_000))
+    big = attach(harness, b"contest,choice,votes\n" + rows, "statewide.csv")  # 13 MB: seconds to read
+    before = len(harness.slack.calls_to("views.update"))
+    preview = read(harness, open_upload(harness), {FILE: files(big), **new_election()})
+    assert preview["callback_id"] == "returns.upload_preview"
+    said = [text_of({"blocks": call.args["view"]["blocks"]})
+            for call in harness.slack.calls_to("views.update")[before:]]
+    progress = [s for s in said if "Reading *statewide.csv*" in s and "s so far" in s]
+    assert progress, said
+    assert all(s.endswith("s so far; I stop at 60 s or 512 MiB.") for s in progress)
