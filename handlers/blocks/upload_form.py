@@ -19,6 +19,7 @@ from handlers.blocks.common import clip, election_label, esc, metadata, modal, o
 from handlers.blocks.inputs import HINT_LIMIT, SELECT_OPTIONS_LIMIT, date_input, input_block, select_input, text_input
 from handlers.ids import Block, View
 from handlers.slack_io.reading_child import ParseLimits
+from rules.returns.registry import KNOWN_AS
 from services.errors import UserError
 from services.returns.forms import NEW, NewElection, PickForm
 from services.returns.upload import FILE_TYPES, SEATS_TEXT_LIMIT, Reading, UploadTarget, parse_reading
@@ -28,9 +29,8 @@ METADATA_LIMIT = 3000
 SEATS_ASKED_LIMIT = 20  # seats inputs in one preview (a modal holds 100 blocks; the verdicts need the rest)
 KIND_OPTIONS = [("general", "General election: every candidate compared"),
                 ("primary", "Party primary: one contest per party")]
-FORMATS = ("an OpenElections CSV, NIST SP 1500-100 JSON, Clarity summary.csv or detail.xml, a Dominion statement "
-           "of votes or Colorado SoS precinct results (CSV or Excel), a CORLA tabulate file, or the recount-bot CSV "
-           "template")
+# Every format read, as people know them, from the readers' registry (a format added there is named here too).
+FORMATS = ", ".join(known.title for known in KNOWN_AS.values())
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ def upload_form(form: PickForm, *, channel_id: str | None, values: FormValues | 
                 failed: Failed | None = None) -> dict:
     values = values or FormValues()
     blocks: list[dict] = [section(
-        f"Attach the results file your vendor gave you: {FORMATS}. I read it and show you every verdict before "
+        f"Attach the results file your vendor gave you, in any format I read: {FORMATS}. I read it and show you every verdict before "
         "anything is saved; saving makes it the election's next survey version.")]
     hint = "CSV, JSON, XML or Excel (.xlsx, .xls); one file."
     if failed is not None:

@@ -29,23 +29,19 @@ from handlers.slack_text import channel_link, mention
 from rules.contest import Undecided
 from rules.corrections import CITATION as CORRECTION_CITATION
 from rules.margin import MarginDecision
+from rules.returns.registry import KNOWN_AS
 from rules.statute import AUTOMATIC_RECOUNT_MARGIN
 from services.returns.upload import Preview, Saved
 
 SUBMIT_LIMIT = 24
 REFUSAL_LIMIT = 1000  # a field error: the first problems, then how many more (the preview lists them all)
-FORMAT_NAMES = {
-    "template": "recount-bot CSV template", "openelections": "OpenElections CSV", "nist": "NIST SP 1500-100 JSON",
-    "clarity-summary": "Clarity summary.csv", "clarity-detail": "Clarity detail.xml",
-    "dominion-sov": "Dominion statement of votes", "sos-precinct": "Colorado SoS precinct results",
-    "corla-tabulate": "CORLA tabulate",
-}
 TAG = {"automatic_recount": ":rotating_light: *RECOUNT*", "no_recount": "no recount", "uncontested": "uncontested"}
 ROOM_KEPT = 2  # blocks kept free for the summary of the contests not shown and the file field
 
 
 def format_name(source_format: str) -> str:
-    return f"{FORMAT_NAMES.get(source_format, source_format)} ({source_format})"
+    known = KNOWN_AS.get(source_format)
+    return f"{known.title if known else source_format} ({source_format})"
 
 
 def save_label(version: int) -> str:

@@ -13,7 +13,7 @@ from rules.deadlines import DEFAULT_COMPLETION_ROLLOVER, CompletionRollover
 from rules.margin import DEFAULT_MULTI_SEAT_RULE, MultiSeatRule
 from rules.notices_owed import NoticesReading
 from rules.returns.options import ElectionKind
-from rules.returns.registry import READERS
+from rules.returns.registry import KNOWN_AS, READERS
 from rules.settlement import DEFAULT_NO_CHOICE_REFUND, NoChoiceRefund
 from tests.docs.pages import DOCS, ROOT, known_settings, read
 
@@ -75,6 +75,13 @@ def test_every_format_read_is_on_the_formats_page_with_its_reader_and_real_files
         for found in (a or b for a, b in files):
             assert any(FIXTURES.glob(found)) or (ROOT / "examples" / found).exists() or any(
                 (ROOT / found).parent.glob((ROOT / found).name)), (name, found)
+
+
+def test_where_each_formats_files_come_from_is_what_slacks_help_says() -> None:
+    assert list(KNOWN_AS) == list(READERS)  # one for each reader, in the order they are recognised
+    rows = _table_rows(read(FORMATS))
+    for name, known in KNOWN_AS.items():
+        assert rows[name].split(" | ")[2].strip() == known.source, name
 
 
 def test_every_package_of_the_layout_is_on_the_architecture_page() -> None:
