@@ -16,7 +16,8 @@ How:
   past it fails inside the child (a MemoryError, or an abort in a native library), never in `serve`.
 - The parent waits on the pipe and on the child's sentinel, never past the deadline (`ParseLimits.seconds` for the
   whole upload, however many reads it takes); at the deadline it kills the child (SIGKILL: a reader stuck in
-  native code does not answer SIGTERM). A child that exits without an answer, however it died, is reported.
+  native code does not answer SIGTERM). A child that exits without an answer, however it died, is reported. The
+  child also sets an alarm a second past the deadline, so it ends even if `serve` is killed while it reads.
 - What comes back is unpickled with an allow-list: rules' own classes and plain containers, nothing else, so a
   child whose memory a file managed to corrupt still cannot make the parent call anything.
 
@@ -27,8 +28,10 @@ from __future__ import annotations
 
 import io
 import logging
+import math
 import multiprocessing
 import pickle
+import signal
 import threading
 import time
 from dataclasses import dataclass
@@ -90,8 +93,12 @@ def _limit_memory(memory_mib: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
-def read_in_child(answer: Connection, data: bytes, memory_mib: int, strict: bool, options: dict) -> None:
-    """The child's whole job: limit its memory, read, send the outcome (or why it could not) and exit."""
+def read_in_child(answer: Connection, data: bytes, memory_mib: int, strict: bool, options: dict, *,
+                  alarm_seconds: int = 0) -> None:
+    """The child's whole job: limit its memory, read, send the outcome (or why it could not) and exit. At
+    `alarm_seconds` it ends itself (SIGALRM), in case the parent that would have killed it died first."""
+    if alarm_seconds:
+        signal.alarm(alarm_seconds)
     _limit_memory(memory_mib)
     try:
         from rules.returns.outcome import read_outcome
@@ -146,8 +153,11 @@ class ChildReader:
             self.started = now
         deadline = self.started + self.limits.seconds
         theirs, ours = _CONTEXT.Pipe(duplex=False)
+        # The child's own alarm, a second past the deadline: should this process die (a `serve` killed), nobody
+        # would be left to kill the child, and the fork server does not outlive it (it watches this process).
+        alarm = math.ceil(deadline - now) + 1
         process = _CONTEXT.Process(target=self.target, args=(ours, data, self.limits.memory_mib, strict, options),
-                                   name="recount-bot-upload-read", daemon=True)
+                                   kwargs={"alarm_seconds": alarm}, name="recount-bot-upload-read", daemon=True)
         _start(process)
         ours.close()  # the child's end: when the child is gone, reading ours ends instead of waiting
         self.pids.append(process.pid or 0)

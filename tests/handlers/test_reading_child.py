@@ -18,15 +18,15 @@ FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "returns" / "domini
 
 
 # Children's jobs for the tests, at module level: the fork server imports them by name.
-def hang(answer, data, memory_mib, strict, options) -> None:
+def hang(answer, data, memory_mib, strict, options, **_) -> None:
     time.sleep(120)
 
 
-def answer_with_a_call(answer, data, memory_mib, strict, options) -> None:
+def answer_with_a_call(answer, data, memory_mib, strict, options, **_) -> None:
     answer.send_bytes(pickle.dumps(("outcome", os.getpid)))  # a function, not data: must never be called
 
 
-def allocate(answer, data, memory_mib, strict, options) -> None:
+def allocate(answer, data, memory_mib, strict, options, **_) -> None:
     from handlers.slack_io import reading_child
 
     reading_child._limit_memory(memory_mib)
@@ -128,3 +128,21 @@ def test_the_real_reader_runs_out_of_memory_in_the_child_not_here() -> None:
 def test_only_plain_data_comes_back_from_the_child() -> None:
     with pytest.raises(ReadAborted, match="its reader gave no usable answer"):
         ChildReader(ParseLimits(), "odd.csv", target=answer_with_a_call)(b"", strict=True)
+
+
+def test_a_reader_ends_itself_at_its_alarm_when_nobody_is_left_to_kill_it() -> None:
+    """`serve` killed mid-read leaves nobody to kill the child: its own alarm, set before it reads, ends it."""
+    from handlers.slack_io import reading_child
+
+    rows = b"".join(b"Board of Directors %d,Candidate %d,%d\n" % (i % 50, i, i) for i in range(300_000))
+    theirs, ours = reading_child._CONTEXT.Pipe(duplex=False)
+    child = reading_child._CONTEXT.Process(target=read_in_child,
+                                           args=(ours, b"contest,choice,votes\n" + rows, 512, True, {}),
+                                           kwargs={"alarm_seconds": 1})  # the read takes seconds
+    started = time.monotonic()
+    child.start()
+    ours.close()
+    child.join(20)  # nobody kills it
+    assert child.exitcode == -signal.SIGALRM and time.monotonic() - started < 4
+    with pytest.raises(EOFError):  # it never answered
+        theirs.recv_bytes()
