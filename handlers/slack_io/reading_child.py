@@ -49,6 +49,7 @@ DEFAULT_SECONDS = 60  # a statewide file reads in a few seconds here; a file tha
 MEMORY_ENV, SECONDS_ENV = "UPLOAD_READ_MEMORY_MIB", "UPLOAD_READ_SECONDS"  # bot/settings.py reads them
 MIN_MEMORY_MIB = 128  # below this the child cannot even hold the readers it was forked with
 TICK_SECONDS = 1.0  # how often `on_wait` hears about a read in progress (the modal is updated at most this often)
+RESERVE_BYTES = 4 * MIB  # let go in the child when it runs out of memory, to say so with
 MAX_ANSWER_BYTES = 1 << 30  # an outcome larger than this is not one a file within the read limits can give
 
 _CONTEXT = multiprocessing.get_context("forkserver")
@@ -99,17 +100,23 @@ def read_in_child(answer: Connection, data: bytes, memory_mib: int, strict: bool
     `alarm_seconds` it ends itself (SIGALRM), in case the parent that would have killed it died first."""
     if alarm_seconds:
         signal.alarm(alarm_seconds)
-    _limit_memory(memory_mib)
-    try:
-        from rules.returns.outcome import read_outcome
+    from rules.returns.outcome import read_outcome
 
+    # Made before the read: once an allocation has failed, the freed memory is not always given back in a form a
+    # new object can use (the allocator keeps part-used arenas), so the answer "out of memory" is ready, and a
+    # reserve is let go to send it with.
+    out_of_memory = pickle.dumps(("memory", None))
+    reserve = bytearray(RESERVE_BYTES)
+    _limit_memory(memory_mib)
+    outcome = message = None
+    try:
         outcome = read_outcome(data, strict=strict, **options)
-        del data
-        answer.send_bytes(pickle.dumps(("outcome", outcome), pickle.HIGHEST_PROTOCOL))
-    except MemoryError:
-        answer.send_bytes(pickle.dumps(("memory", None)))
-    finally:
-        answer.close()
+        message = pickle.dumps(("outcome", outcome), pickle.HIGHEST_PROTOCOL)
+    except MemoryError:  # reading, or an outcome too large to send within the limit
+        outcome = message = None
+    del reserve
+    answer.send_bytes(message if message is not None else out_of_memory)
+    answer.close()
 
 
 # ------------------------------------------------------------------ the parent
