@@ -4,8 +4,11 @@ preview), and saving it as a new survey version through the service the CLI impo
 
 Readings (the brief is silent; each is applied on purpose):
 
-- The preview reads leniently (`rules.returns.read_returns`: every verdict the file allows) and strictly
-  (`parse_returns`): only a file with every count exact and nothing undecided or ambiguous can be saved.
+- The preview reads strictly (`parse_returns`) and, when that finds problems, leniently (`read_returns`: every
+  verdict the file allows): only a file with every count exact and nothing undecided or ambiguous can be saved.
+  Both go through a `reader` the caller hands in (`rules.returns.outcome.read_outcome` in this process by
+  default); the Slack upload's reads in a child process with memory and time limits, so this layer needs none of
+  the process plumbing.
 - Saving reads the file again, strictly, from Slack (the preview's bytes are not kept anywhere) and saves it
   only when its sha256 is the one previewed.
 - A preview is built on the election's latest version. If another version was recorded since, saving is

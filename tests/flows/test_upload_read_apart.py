@@ -22,7 +22,7 @@ from tests.flows.upload_support import (
     version_count,
 )
 from tests.support.slack_app import SlackHarness, text_of
-from tests.support.workbooks import far_cell, huge_string
+from tests.support.workbooks import far_cell, huge_string, many_rows
 
 
 def _file_field(view: dict) -> str:
@@ -56,6 +56,7 @@ def _readers_left() -> set[int]:
 @pytest.mark.parametrize("hostile, refusal", [
     (far_cell, "spanning 1,048,576 rows by 16,384 columns"),
     (huge_string, "whose text is longer than 1 MiB"),
+    (many_rows, "has more than 5,000,000 cells (worksheet 'Sheet1'), over the limit"),
 ])
 def test_a_hostile_workbook_is_refused_in_the_modal_and_the_app_keeps_answering(harness, hostile, refusal) -> None:
     form = read(harness, open_upload(harness), {FILE: files(attach(harness, hostile(), "county.xlsx")),
