@@ -47,7 +47,9 @@ MIB = 1 << 20
 DEFAULT_MEMORY_MIB = 512  # a county's statement of votes reads in tens of MiB; a statewide file in a few hundred
 DEFAULT_SECONDS = 60  # a statewide file reads in a few seconds here; a file that takes a minute is not one
 MEMORY_ENV, SECONDS_ENV = "UPLOAD_READ_MEMORY_MIB", "UPLOAD_READ_SECONDS"  # bot/settings.py reads them
-MIN_MEMORY_MIB = 128  # below this the child cannot even hold the readers it was forked with
+# The least the setting accepts: the child starts with the readers it was forked with (some 30-100 MiB of address
+# space, more under `serve`), and an ordinary county file needs tens of MiB more, held twice on its way in.
+MIN_MEMORY_MIB = 128
 TICK_SECONDS = 1.0  # how often `on_wait` hears about a read in progress (the modal is updated at most this often)
 RESERVE_BYTES = 4 * MIB  # let go in the child when it runs out of memory, to say so with
 MAX_ANSWER_BYTES = 1 << 30  # an outcome larger than this is not one a file within the read limits can give
@@ -198,9 +200,12 @@ class ChildReader:
                     log.exception("the process reading %r answered with something other than an outcome",
                                   self.file_name)
                     raise self._aborted("its reader gave no usable answer") from None
-                if kind == "memory" or not isinstance(outcome, ReadOutcome):
+                if kind == "memory":
                     log.warning("reading %r ran out of memory (%s MiB)", self.file_name, self.limits.memory_mib)
                     raise self._aborted("it ran out of memory")
+                if kind != "outcome" or not isinstance(outcome, ReadOutcome):
+                    log.error("the process reading %r answered %r, not an outcome", self.file_name, kind)
+                    raise self._aborted("its reader gave no usable answer")
                 return outcome
             if process.sentinel in ready and not answer.poll():
                 break

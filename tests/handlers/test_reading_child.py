@@ -26,6 +26,10 @@ def answer_with_a_call(answer, data, memory_mib, strict, options, **_) -> None:
     answer.send_bytes(pickle.dumps(("outcome", os.getpid)))  # a function, not data: must never be called
 
 
+def answer_with_a_number(answer, data, memory_mib, strict, options, **_) -> None:
+    answer.send_bytes(pickle.dumps(("outcome", 42)))  # plain data, but not a read's outcome
+
+
 def allocate(answer, data, memory_mib, strict, options, **_) -> None:
     from handlers.slack_io import reading_child
 
@@ -128,6 +132,8 @@ def test_the_real_reader_runs_out_of_memory_in_the_child_not_here() -> None:
 def test_only_plain_data_comes_back_from_the_child() -> None:
     with pytest.raises(ReadAborted, match="its reader gave no usable answer"):
         ChildReader(ParseLimits(), "odd.csv", target=answer_with_a_call)(b"", strict=True)
+    with pytest.raises(ReadAborted, match="its reader gave no usable answer"):
+        ChildReader(ParseLimits(), "odd.csv", target=answer_with_a_number)(b"", strict=True)
 
 
 def test_a_reader_ends_itself_at_its_alarm_when_nobody_is_left_to_kill_it() -> None:
