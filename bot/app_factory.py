@@ -19,6 +19,7 @@ from handlers import build_registry
 from handlers.interaction import DeferredRunner, global_error_handler, register_routes
 from handlers.registry import Registry
 from handlers.slack_io.clients import InstalledTokens
+from handlers.slack_io.reading_child import ParseLimits
 from services.services import Services
 
 log = logging.getLogger("recount_bot.app")
@@ -55,14 +56,16 @@ def one_office_only(context, body: dict, next) -> BoltResponse | None:
 
 def build_app(*, services: Services, signing_secret: str, api_base_url: str, bot_token: str | None = None,
               oauth: OAuthConfig | None = None, registry: Registry | None = None, verify_token: bool = True,
-              listener_threads: int = 16, deferred_runner: DeferredRunner | None = None) -> App:
+              listener_threads: int = 16, deferred_runner: DeferredRunner | None = None,
+              parse_limits: ParseLimits | None = None) -> App:
     """The app with every declared listener. Raises if a listener does not declare its role.
 
     One office: `bot_token` speaks for every request; with `verify_token`, Bolt calls auth.test now, so a wrong
     token stops start-up instead of the first command. Many offices: `oauth` adds Slack's install flow
     (bot/slack/oauth.py) and each request gets the bot token its workspace's installation stored. Exactly one of
     the two. With a `deferred_runner`, deferred work is handed to it (another process) instead of Bolt's lazy
-    listeners on this process's executor.
+    listeners on this process's executor. `parse_limits`: the memory and time an uploaded results file may take to
+    read, in a child process (default: handlers/slack_io/reading_child.py's).
     """
     if (bot_token is None) == (oauth is None):
         raise ValueError("build_app takes a bot_token (one office) or an oauth config (many offices), not both")
@@ -83,6 +86,6 @@ def build_app(*, services: Services, signing_secret: str, api_base_url: str, bot
                   user_facing_authorize_error_message=(
                       f"recount-bot is not installed in this workspace, so nothing was done. An official of "
                       f"the office installs it from {oauth.links_base_url}/slack/install"), **common)
-    register_routes(app, registry, services, deferred_runner)
+    register_routes(app, registry, services, deferred_runner, parse_limits)
     app.error(global_error_handler)
     return app

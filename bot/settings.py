@@ -12,6 +12,14 @@ from typing import Iterable
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from handlers.slack_io.reading_child import (
+    DEFAULT_MEMORY_MIB,
+    DEFAULT_SECONDS,
+    MEMORY_ENV,
+    MIN_MEMORY_MIB,
+    SECONDS_ENV,
+    ParseLimits,
+)
 from services.public_url import check_public_base_url
 from storage.db import DEFAULT_DATABASE_URL, DatabaseUrlError, normalise_url
 
@@ -48,6 +56,10 @@ class Settings(BaseSettings):
     # "json": every log line a JSON object (bot/commands/log_formats.py). Read by logging before the other
     # settings (log_format()); here so that a bad value is named with them.
     log_format: str = Field(default="text", alias="LOG_FORMAT")
+    # How much reading an uploaded results file may take, in a process of its own (handlers/slack_io/
+    # reading_child.py): the child's memory (MiB of address space) and the whole read's time (seconds).
+    upload_read_memory_mib: int = Field(default=DEFAULT_MEMORY_MIB, ge=MIN_MEMORY_MIB, le=1 << 20, alias=MEMORY_ENV)
+    upload_read_seconds: int = Field(default=DEFAULT_SECONDS, ge=1, le=3600, alias=SECONDS_ENV)
 
     @field_validator("slack_bot_token")
     @classmethod
@@ -127,6 +139,10 @@ class Settings(BaseSettings):
     @property
     def metrics_token_value(self) -> str | None:
         return self.metrics_token.get_secret_value() if self.metrics_token is not None else None
+
+    @property
+    def parse_limits(self) -> ParseLimits:
+        return ParseLimits(memory_mib=self.upload_read_memory_mib, seconds=self.upload_read_seconds)
 
     @property
     def many_offices(self) -> bool:

@@ -37,6 +37,7 @@ class Action(str, enum.Enum):
     REVOKE_OBSERVER_LINK = "observers.revoke"  # the card (value: the link's id)
     # --- returns from a file (handlers/returns_upload.py) ---
     RETURNS_UPLOAD_OPEN = "returns.upload_open"  # step 1 of /recount returns: switch to uploading a file
+    RETURNS_UPLOAD_BACK = "returns.upload_back"  # the preview: back to the form, with everything typed kept
 
 
 class Shortcut(str, enum.Enum):
@@ -103,6 +104,8 @@ class Block(str, enum.Enum):
     RETURNS_UPLOAD_KIND = "returns.upload_kind"  # optional: primary or general
     RETURNS_UPLOAD_SEATS = "returns.upload_seats"  # optional: CONTEST=N per line
     RETURNS_UPLOAD_AGAIN = "returns.upload_again"  # the preview's file_input: read another file instead
+    # the preview: the seats of a contest whose file does not state them (number_input), + its index in "sa"
+    RETURNS_UPLOAD_SEATS_FOR_PREFIX = "returns.upload_seats_for."
     # --- recount requests (handlers/requests.py, handlers/approvals.py): add "request.*" ids here ---
     REQUEST_CONTEST = "request.contest"
     REQUEST_REQUESTER_NAME = "request.requester_name"

@@ -34,6 +34,7 @@ from handlers.committed import failure_message, watching
 from handlers.executors import CountingExecutor
 from handlers.ids import Action, Block
 from handlers.registry import ANYONE, Registry, Route, Surface
+from handlers.slack_io.reading_child import ParseLimits
 from handlers.slack_text import fallback, field_error, outgoing, said
 from handlers.view_state import shown_blocks
 from services.errors import Denied, UserError
@@ -73,6 +74,8 @@ class Interaction:
     member: Member | None = None
     extras: dict = field(default_factory=dict)
     after: list[Callable[[], None]] = field(default_factory=list)
+    # How much reading an uploaded results file may take (handlers/slack_io/reading_child.py): the app's setting.
+    parse_limits: ParseLimits = field(default_factory=ParseLimits)
 
     def later(self, work: Callable[[], None]) -> None:
         """Run `work` after Slack has its answer (a modal closes at once; announcing takes Slack calls)."""
@@ -223,7 +226,7 @@ _SLACK_ID = re.compile(r"[A-Za-z0-9]{1,32}", re.ASCII)
 # within what an INTEGER column holds; one button's value is a word (ID_FREE).
 _ID_VALUE = re.compile(r"([1-9][0-9]{0,9})(?::([1-9][0-9]{0,9}))?", re.ASCII)
 MAX_ID = 2**31 - 1
-ID_FREE = frozenset({Action.RETURNS_UPLOAD_OPEN.value})
+ID_FREE = frozenset({Action.RETURNS_UPLOAD_OPEN.value, Action.RETURNS_UPLOAD_BACK.value})
 _ID_VALUED = frozenset(action.value for action in Action) - ID_FREE
 # A select menu's option value recount-bot makes (handlers/blocks): an id, an index, or a word ("new").
 _OPTION_VALUE = re.compile(r"[A-Za-z0-9_.:-]{1,64}", re.ASCII)
@@ -300,15 +303,15 @@ DeferredRunner = Callable[[str, dict], None]
 
 
 def register_routes(app: App, registry: Registry, services: Services,
-                    deferred_runner: DeferredRunner | None = None) -> None:
-    """Register each declared route with Bolt through `run_route`."""
+                    deferred_runner: DeferredRunner | None = None, parse_limits: ParseLimits | None = None) -> None:
+    """Register each declared route with Bolt through `run_route`; `parse_limits` bound an upload's reading."""
     registry.validate()
     for route in registry.routes:
         register = {
             Surface.COMMAND: app.command, Surface.ACTION: app.action, Surface.VIEW: app.view_submission,
             Surface.VIEW_CLOSED: app.view_closed, Surface.SHORTCUT: app.shortcut, Surface.EVENT: app.event,
         }[route.surface]
-        in_request, deferred_work = _listeners_for(route, services, deferred_runner)
+        in_request, deferred_work = _listeners_for(route, services, deferred_runner, parse_limits)
         # With a runner, deferred work leaves this process: no lazy listener.
         register(route.key)(ack=in_request, lazy=[] if deferred_runner else [deferred_work])
 
@@ -318,10 +321,12 @@ def run_deferred(services: Services, route: Route, body: dict, client: WebClient
     run_route(_interaction(services, route, _AlreadyAcked(), body, client, respond))
 
 
-def _interaction(services: Services, route: Route, ack, body, client, respond) -> Interaction:
+def _interaction(services: Services, route: Route, ack, body, client, respond,
+                 parse_limits: ParseLimits | None = None) -> Interaction:
     team, user, channel, trigger = _ids(body)
     return Interaction(services=services, route=route, body=body, client=client, ack=_EscapingAck(ack),
-                       respond=respond, team_id=team, user_id=user, channel_id=channel, trigger_id=trigger)
+                       respond=respond, team_id=team, user_id=user, channel_id=channel, trigger_id=trigger,
+                       parse_limits=parse_limits or ParseLimits())
 
 
 class _EscapingAck:
@@ -369,12 +374,12 @@ def _answer_then_run(ix: Interaction) -> None:
     answered.wait()
 
 
-def _listeners_for(route: Route, services: Services,
-                   runner: DeferredRunner | None) -> tuple[Callable[..., None], Callable[..., None]]:
+def _listeners_for(route: Route, services: Services, runner: DeferredRunner | None,
+                   parse_limits: ParseLimits | None = None) -> tuple[Callable[..., None], Callable[..., None]]:
     # Closures, not default arguments: Bolt injects every named parameter (unknown names as None).
     def in_request(ack, body, client, respond):
         if not route.deferred(body):
-            _answer_then_run(_interaction(services, route, ack, body, client, respond))
+            _answer_then_run(_interaction(services, route, ack, body, client, respond, parse_limits))
             return
         if runner is not None:  # `deferred_work` is not registered: hand the body over
             try:

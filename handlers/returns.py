@@ -12,7 +12,7 @@ import logging
 
 from slack_sdk.errors import SlackApiError
 
-from handlers import returns_upload
+from handlers import returns_upload, returns_upload_preview
 from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, context, esc, message_modal
 from handlers.blocks.returns_modal import (
     case_thread_note,
@@ -59,6 +59,7 @@ def register(registry: Registry) -> None:
     registry.action(Block.RETURNS_CONTEST.value, needs=Role.STAFF, changes_state=False)(pick_changed)
     registry.action(Block.RETURNS_UNIT.value, needs=Role.STAFF, changes_state=False)(unit_changed)
     returns_upload.register(registry)
+    returns_upload_preview.register(registry)
 
 
 # ------------------------------------------------------------------ the command

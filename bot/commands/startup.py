@@ -117,7 +117,8 @@ def start_app(*, require_app_token: bool = False, deferred_process: bool = False
         app = build_app(services=services, bot_token=bot_token, oauth=oauth_config(settings),
                         signing_secret=settings.slack_signing_secret.get_secret_value(),
                         api_base_url=settings.slack_api_base_url,
-                        deferred_runner=deferred.submit if deferred else None)
+                        deferred_runner=deferred.submit if deferred else None,
+                        parse_limits=settings.parse_limits)
         if deferred is not None:
             deferred.start()
     except BoltError as exc:  # auth.test passed a moment ago; Bolt refused for another reason

@@ -6,12 +6,14 @@ one section each while there is room; the rest are summarised in one section.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from handlers.blocks.common import (
     MESSAGE_BLOCKS_LIMIT,
     MODAL_BLOCKS_LIMIT,
     SECTION_TEXT_LIMIT,
+    button,
     chunks,
     clip,
     context,
@@ -20,30 +22,26 @@ from handlers.blocks.common import (
     modal,
     section,
 )
-from handlers.blocks.inputs import HINT_LIMIT
+from handlers.blocks.inputs import HINT_LIMIT, number_input
 from handlers.blocks.upload_form import TITLE, file_input, problems_text
-from handlers.ids import Block, View
+from handlers.ids import Action, Block, View
 from handlers.slack_text import channel_link, mention
 from rules.contest import Undecided
 from rules.corrections import CITATION as CORRECTION_CITATION
 from rules.margin import MarginDecision
+from rules.returns.registry import KNOWN_AS
 from rules.statute import AUTOMATIC_RECOUNT_MARGIN
 from services.returns.upload import Preview, Saved
 
 SUBMIT_LIMIT = 24
 REFUSAL_LIMIT = 1000  # a field error: the first problems, then how many more (the preview lists them all)
-FORMAT_NAMES = {
-    "template": "recount-bot CSV template", "openelections": "OpenElections CSV", "nist": "NIST SP 1500-100 JSON",
-    "clarity-summary": "Clarity summary.csv", "clarity-detail": "Clarity detail.xml",
-    "dominion-sov": "Dominion statement of votes", "sos-precinct": "Colorado SoS precinct results",
-    "corla-tabulate": "CORLA tabulate",
-}
 TAG = {"automatic_recount": ":rotating_light: *RECOUNT*", "no_recount": "no recount", "uncontested": "uncontested"}
 ROOM_KEPT = 2  # blocks kept free for the summary of the contests not shown and the file field
 
 
 def format_name(source_format: str) -> str:
-    return f"{FORMAT_NAMES.get(source_format, source_format)} ({source_format})"
+    known = KNOWN_AS.get(source_format)
+    return f"{known.title if known else source_format} ({source_format})"
 
 
 def save_label(version: int) -> str:
@@ -80,6 +78,32 @@ def _undecided_line(u: Undecided) -> str:
     where = f" ({esc('; '.join(u.rows[:3]))}{'; …' if len(u.rows) > 3 else ''})" if u.rows else ""
     name = esc(u.contest) if u.contest is not None else "rows naming no contest"
     return f"• *{name}* — {esc(u.reason)}{where}"
+
+
+# The rule's reason ends by naming the command line's option; in the preview the seats input stands for it.
+_SAY_SEATS = re.compile(r"\s*Say the seats: --seats \".*\"\s*$", re.S)
+MAX_SEATS = 99  # a seats input: more than any Colorado body elects at once
+
+
+def seats_block(index: int) -> str:
+    return f"{Block.RETURNS_UPLOAD_SEATS_FOR_PREFIX.value}{index}"
+
+
+def _seats_asked(p: Preview, asked: tuple[str, ...]) -> list[dict]:
+    """First in the preview: each contest whose seats the file does not state (and another number would change its
+    verdict, rules/seats.py), with a number input for its seats; submitting reads the file again with them."""
+    held = {u.contest: u for u in p.verdicts.undecided if u.seats_not_stated}
+    if not asked:
+        return []
+    blocks = [section(f":bust_in_silhouette: *Seats not stated ({len(asked)})*: the file does not say how many seats "
+                      f"{'these contests fill' if len(asked) > 1 else 'this contest fills'}, and another number would "
+                      "change the verdict, so it is undecided until you say. Give the seats and click *Read with "
+                      "these seats*: I read the file again with them (nothing is saved until you save).")]
+    for index, name in enumerate(asked):
+        reason = held[name].reason if name in held else ""
+        blocks.append(number_input(seats_block(index), f"Seats: {name}", minimum=1, optional=True,
+                                   hint=clip(_SAY_SEATS.sub("", reason) or reason, HINT_LIMIT) or None))
+    return blocks
 
 
 def _readings(p: Preview) -> list[str]:
@@ -121,7 +145,8 @@ def _changes(p: Preview) -> str | None:
     return clip(esc(f"Compared with version {p.based_on}: " + ("; ".join(parts) or "no change")), SECTION_TEXT_LIMIT)
 
 
-def preview_modal(p: Preview, *, metadata: str) -> dict:
+def preview_modal(p: Preview, *, metadata: str, asked: tuple[str, ...] = ()) -> dict:
+    """`asked`: the contests whose seats the preview asks for (preview_metadata says how many fit), first."""
     decisions = p.verdicts.decisions
     recounts = sum(d.automatic_recount for d in decisions)
     head = [
@@ -134,6 +159,7 @@ def preview_modal(p: Preview, *, metadata: str) -> dict:
         head += [section(chunk) for chunk in chunks([esc(str(x)) for x in p.problems[:60]])[:4]]
         if len(p.problems) > 60:
             head.append(context(f"… and {len(p.problems) - 60} more problems."))
+    head += _seats_asked(p, asked)
     changes = _changes(p)
     if changes:
         head.append(context(changes))
@@ -142,8 +168,9 @@ def preview_modal(p: Preview, *, metadata: str) -> dict:
         f"the margin of C.R.S. 1-13.5-1306(1) (a difference of at most ½ of 1% of the highest) · multi-seat "
         f"reading: {esc(p.multi_seat_rule)}"))
     tail: list[dict] = []
-    if p.verdicts.undecided:
-        lines = [_undecided_line(u) for u in p.verdicts.undecided]
+    undecided_rest = [u for u in p.verdicts.undecided if u.contest not in asked]
+    if undecided_rest:
+        lines = [_undecided_line(u) for u in undecided_rest]
         undecided = chunks([f":grey_question: *Undecided ({len(lines)})*: the file does not let me decide these",
                             *lines])
         tail += [section(c) for c in undecided[:3]]
@@ -156,10 +183,13 @@ def preview_modal(p: Preview, *, metadata: str) -> dict:
         tail += [section(c) for c in chunks(["*Readings applied*", *readings])[:2]]
         if any("--seats" in r or "--election-kind" in r for r in readings):
             tail.append(context("Here `--seats` is the form's *Seats* field and `--election-kind` its *Kind of "
-                                "election*: to read the file otherwise, start again with `/recount returns upload` "
-                                "and fill them in."))
+                                "election*: to read the file otherwise, click *Back to the form* and fill them in."))
     if p.returns.notes:
         tail.append(context(clip("*Notes:* " + " · ".join(esc(n) for n in p.returns.notes[:12]), SECTION_TEXT_LIMIT)))
+    # Back to the form, with everything typed kept (the seats given here too): to change the election, the kind of
+    # election or seats beyond the inputs above.
+    tail.append({"type": "actions", "elements": [
+        button("Back to the form", Action.RETURNS_UPLOAD_BACK.value, "back")]})
     room = MODAL_BLOCKS_LIMIT - len(head) - len(tail) - ROOM_KEPT
     shown = [section(verdict_line(d)) for d in decisions[:max(room, 0)]]
     rest = decisions[len(shown):]
@@ -182,7 +212,7 @@ def preview_modal(p: Preview, *, metadata: str) -> dict:
         again = file_input(Block.RETURNS_UPLOAD_AGAIN, "Attach the corrected file", optional=True,
                            hint=clip(f"{p.file_name} cannot be saved as it is: fix what is listed above and attach it "
                                      "here to read it again.", HINT_LIMIT))
-        submit = save_label(p.next_version)
+        submit = "Read with these seats" if asked else save_label(p.next_version)
     blocks = [*head, *shown, *tail, again]
     return modal(TITLE, blocks, callback_id=View.RETURNS_UPLOAD_PREVIEW.value, submit=submit,
                  private_metadata=metadata)

@@ -22,6 +22,7 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
+from typing import Callable
 from urllib.parse import urljoin, urlsplit
 
 from slack_sdk import WebClient
@@ -34,6 +35,7 @@ TIMEOUT_SECONDS = 20.0  # each connect and read
 DEADLINE_SECONDS = 120.0  # the whole download
 CHUNK = 1 << 16
 MAX_REDIRECTS = 3
+Progress = Callable[[int, "int | None"], None]  # progress(bytes so far, the file's size when Slack gave it)
 FILES_HOSTS = {"slack.com": "files.slack.com", "slack-gov.com": "files.slack-gov.com"}
 
 
@@ -87,8 +89,10 @@ class _NoRedirects(urllib.request.HTTPRedirectHandler):
 _OPENER = urllib.request.build_opener(_NoRedirects)
 
 
-def download_file(client: WebClient, file_id: str, *, max_bytes: int = MAX_BYTES) -> Download:
-    """The file's bytes, fetched from Slack's files host with the client's token (see the module's doc)."""
+def download_file(client: WebClient, file_id: str, *, max_bytes: int = MAX_BYTES,
+                  progress: Progress | None = None) -> Download:
+    """The file's bytes, fetched from Slack's files host with the client's token (see the module's doc).
+    `progress(bytes so far, the size files.info gave or None)` is called after each chunk (a modal's "40%")."""
     try:
         info = client.files_info(file=file_id)["file"]
     except SlackApiError as exc:
@@ -107,12 +111,23 @@ def download_file(client: WebClient, file_id: str, *, max_bytes: int = MAX_BYTES
     if not isinstance(url, str) or not url:
         raise FileProblem(f"Slack gave no download address for {name}; attach it again.")
     data = _fetch(url, token=client.token or "", allowed=files_origin(client.base_url), max_bytes=max_bytes,
-                  name=name)
+                  name=name, progress=_told(progress, size if isinstance(size, int) and size > 0 else None))
     filetype = str(info.get("filetype") or name.rpartition(".")[2] or "").lower()
     return Download(file_id=file_id, name=name, filetype=filetype, size=len(data), data=data)
 
 
-def _fetch(url: str, *, token: str, allowed: str, max_bytes: int, name: str) -> bytes:
+def _told(progress: Progress | None, size: int | None) -> Callable[[int], None]:
+    def told(done: int) -> None:
+        if progress is not None:
+            try:
+                progress(done, size)
+            except Exception:  # telling the person how far it is must not stop the download
+                log.exception("could not report a download's progress")
+    return told
+
+
+def _fetch(url: str, *, token: str, allowed: str, max_bytes: int, name: str,
+           progress: Callable[[int], None]) -> bytes:
     deadline = time.monotonic() + DEADLINE_SECONDS
     for _ in range(MAX_REDIRECTS + 1):
         if _origin(url) != allowed:
@@ -123,7 +138,7 @@ def _fetch(url: str, *, token: str, allowed: str, max_bytes: int, name: str) -> 
         request = urllib.request.Request(url, headers={"Authorization": f"Bearer {token}"})
         try:
             with _OPENER.open(request, timeout=TIMEOUT_SECONDS) as response:
-                return _read(response, max_bytes=max_bytes, deadline=deadline, name=name)
+                return _read(response, max_bytes=max_bytes, deadline=deadline, name=name, progress=progress)
         except urllib.error.HTTPError as exc:
             location = exc.headers.get("Location") if exc.code in (301, 302, 303, 307, 308) else None
             exc.close()
@@ -139,7 +154,7 @@ def _fetch(url: str, *, token: str, allowed: str, max_bytes: int, name: str) -> 
     raise FileProblem(f"Slack sent {name} around too many redirects; nothing was downloaded.")
 
 
-def _read(response, *, max_bytes: int, deadline: float, name: str) -> bytes:
+def _read(response, *, max_bytes: int, deadline: float, name: str, progress: Callable[[int], None]) -> bytes:
     declared = response.headers.get("Content-Length")
     if declared and declared.isdigit() and int(declared) > max_bytes:
         raise FileProblem(f"{name} is larger than the {max_bytes / 1048576:,.0f} MB I read.")
@@ -154,3 +169,4 @@ def _read(response, *, max_bytes: int, deadline: float, name: str) -> bytes:
         if time.monotonic() > deadline:
             raise FileProblem(f"{name} took too long to download from Slack; try again.")
         parts.append(chunk)
+        progress(total)

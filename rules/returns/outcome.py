@@ -32,9 +32,15 @@ class ReadOutcome:
 
 def read_outcome(data: bytes | str, *, strict: bool = False, limits: ReadLimits = DEFAULT_LIMITS,
                  **options: Any) -> ReadOutcome:
-    """`parse_returns` (strict) or `read_returns` with `options` (format, seats, election_kind, file_name)."""
+    """`parse_returns` (strict) or `read_returns` with `options` (format, seats, election_kind, file_name).
+
+    Running out of memory is not a problem of the file but of the process reading it: the readers turn any error
+    of theirs into a ReturnsError ("internal error"), so a MemoryError behind one is raised again as itself, for
+    the caller to name the memory limit (handlers/slack_io/reading_child.py)."""
     try:
         read = parse_returns if strict else read_returns
         return ReadOutcome(read(data, limits=limits, **options), (), strict)
     except ReturnsError as exc:
+        if isinstance(exc.__cause__, MemoryError):
+            raise exc.__cause__ from None
         return ReadOutcome(None, tuple(exc.problems), strict)

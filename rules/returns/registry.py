@@ -33,6 +33,37 @@ READERS: dict[str, str] = {
     "clarity-detail": "rules.returns.clarity_detail",
     "nist": "rules.returns.nist_json",
 }
+
+
+@dataclass(frozen=True)
+class KnownAs:
+    """A format as people know it: what a clerk calls it, and where its files come from (Slack's `/recount help`
+    and the upload preview say so; docs/reference/returns-formats.md's table says the same, and tests/docs holds
+    the two together)."""
+
+    title: str
+    source: str
+
+
+# name -> how people know it, one for each reader above, in the same order.
+KNOWN_AS: dict[str, KnownAs] = {
+    "sos-precinct": KnownAs("Colorado SoS precinct results",
+                            "the Colorado Secretary of State's precinct-level results"),
+    "clarity-summary": KnownAs("Clarity summary.csv",
+                               "the Secretary of State's and counties' results pages (Clarity/Scytl)"),
+    "corla-tabulate": KnownAs("CORLA tabulate", "the risk-limiting audit; its counts are of the cast vote records, "
+                                                "not the canvass, and every verdict says so"),
+    "dominion-sov": KnownAs("Dominion statement of votes",
+                            "62 of Colorado's 64 counties (Results Tally & Reporting; Adams, Boulder, Clear Creek, "
+                            "Jefferson, Larimer, Park as published)"),
+    "openelections": KnownAs("OpenElections CSV", "OpenElections Colorado (2002-2024 read)"),
+    "template": KnownAs("recount-bot CSV template", "typed by the office"),
+    "county-export": KnownAs("county long-form export",
+                             "counties' election-management exports (Arapahoe 2010-2020 .xls, Delta)"),
+    "clarity-detail": KnownAs("Clarity detail.xml",
+                              "the Secretary of State's and counties' results pages (Clarity/Scytl)"),
+    "nist": KnownAs("NIST SP 1500-100 JSON", "election systems' ERR exports"),
+}
 HEAD_RECORDS = 40  # CSV records a detector may look at (Dominion's title rows come before its header)
 HEAD_CHARS = 1 << 16
 

@@ -4,8 +4,11 @@ preview), and saving it as a new survey version through the service the CLI impo
 
 Readings (the brief is silent; each is applied on purpose):
 
-- The preview reads leniently (`rules.returns.read_returns`: every verdict the file allows) and strictly
-  (`parse_returns`): only a file with every count exact and nothing undecided or ambiguous can be saved.
+- The preview reads strictly (`parse_returns`) and, when that finds problems, leniently (`read_returns`: every
+  verdict the file allows): only a file with every count exact and nothing undecided or ambiguous can be saved.
+  Both go through a `reader` the caller hands in (`rules.returns.outcome.read_outcome` in this process by
+  default); the Slack upload's reads in a child process with memory and time limits, so this layer needs none of
+  the process plumbing.
 - Saving reads the file again, strictly, from Slack (the preview's bytes are not kept anywhere) and saves it
   only when its sha256 is the one previewed.
 - A preview is built on the election's latest version. If another version was recorded since, saving is
@@ -29,7 +32,8 @@ from rules.contest import Returns
 from rules.corrections import CITATION as CORRECTION_CITATION
 from rules.corrections import one_line
 from rules.margin import MultiSeatRule
-from rules.returns import ElectionKind, Problem, ReturnsError, parse_returns, read_returns
+from rules.returns import ElectionKind, Problem, ReturnsError
+from rules.returns.outcome import ReadOutcome, read_outcome
 from rules.verdicts import Verdicts, decide_returns
 from services.errors import UserError
 from services.office.access import ensure_workspace
@@ -40,6 +44,10 @@ from services.wording import Person, echoed, words
 from storage.models import Contest, Election, LocalGovernment, RecountCase, SurveyVersion
 from storage.repositories import elections_of, latest_version
 
+# How a file's bytes are read: `reader(data, strict=..., **options) -> ReadOutcome`. In this process by default
+# (the service's own tests); the Slack upload hands in one that reads in a child process with a memory and a
+# time limit (handlers/slack_io/reading_child.py), so this layer never needs the process plumbing.
+Reader = Callable[..., ReadOutcome]
 SEATS_TEXT_LIMIT = 1000
 SOURCE_NAME_LIMIT = 300  # SurveyVersion.source_name
 FILE_TYPES = ("csv", "json", "xml", "xlsx", "xls")
@@ -171,14 +179,25 @@ class Preview:
         return self.based_on + 1
 
 
-def read_file(data: bytes, file_name: str, reading: Reading) -> tuple[Returns, tuple[Problem, ...]]:
+def read_file(data: bytes, file_name: str, reading: Reading,
+              reader: Reader = read_outcome) -> tuple[Returns, tuple[Problem, ...]]:
     """The returns the file lets us decide, and the problems that keep it from being saved. ReturnsError when
     it cannot be read at all."""
-    try:
-        return parse_returns(data, **reading.options(file_name)), ()
-    except ReturnsError as strict:
-        returns = read_returns(data, **reading.options(file_name))  # raises if the file cannot be read at all
-        return returns, tuple(strict.problems)
+    strict = reader(data, strict=True, **reading.options(file_name))
+    if strict.returns is not None and not strict.problems:
+        return strict.returns, ()
+    lenient = reader(data, strict=False, **reading.options(file_name))
+    if lenient.returns is None:  # the file cannot be read at all
+        raise ReturnsError(list(lenient.problems))
+    return lenient.returns, tuple(strict.problems)
+
+
+def read_strictly(data: bytes, file_name: str, reading: Reading, reader: Reader = read_outcome) -> Returns:
+    """The returns, complete enough to record; ReturnsError listing every problem otherwise."""
+    outcome = reader(data, strict=True, **reading.options(file_name))
+    if outcome.returns is None or outcome.problems:
+        raise ReturnsError(list(outcome.problems))
+    return outcome.returns
 
 
 def _recorded(session: Session, version: SurveyVersion | None) -> dict[str, Mapping]:
@@ -203,9 +222,9 @@ def _election_of(session: Session, workspace_id: int, target: UploadTarget) -> E
 
 
 def preview(services: Services, *, team_id: str, target: UploadTarget, file_name: str, data: bytes, sha256: str,
-            reading: Reading, multi_seat_rule: MultiSeatRule) -> Preview:
-    """Read the file and compare it with the election's latest version; nothing is written."""
-    returns, problems = read_file(data, file_name, reading)
+            reading: Reading, multi_seat_rule: MultiSeatRule, reader: Reader = read_outcome) -> Preview:
+    """Read the file (with `reader`) and compare it with the election's latest version; nothing is written."""
+    returns, problems = read_file(data, file_name, reading, reader)
     verdicts = decide_returns(returns, multi_seat_rule)
     with services.db.read() as session:
         workspace = ensure_workspace(session, team_id)
@@ -274,11 +293,11 @@ def check_before_saving(services: Services, *, team_id: str, target: UploadTarge
 
 def save(services: Services, *, team_id: str, actor: str, may_correct: bool, target: UploadTarget,
          file_name: str, data: bytes, sha256: str, reading: Reading, based_on: int, multi_seat_rule: MultiSeatRule,
-         announce: Callable[[Saved], None]) -> Saved:
-    """Read the file strictly and record it as the election's next survey version, in one transaction with
+         announce: Callable[[Saved], None], reader: Reader = read_outcome) -> Saved:
+    """Read the file strictly (with `reader`) and record it as the election's next survey version, in one transaction with
     `announce` (the outbox rows that tell the channel), or nothing at all. ReturnsError when it cannot be saved;
     UserError when the election moved on since the preview or a correction needs an official."""
-    returns = parse_returns(data, **reading.options(file_name))
+    returns = read_strictly(data, file_name, reading, reader)
     verdicts = decide_returns(returns, multi_seat_rule)
     file_name = file_name[:SOURCE_NAME_LIMIT]
     for attempt in (1, 2):

@@ -56,3 +56,14 @@ def test_a_malformed_client_id_is_named_with_the_mode_problems_at_once() -> None
 def test_socket_mode_serves_one_office_only() -> None:
     lines = _lines({**MANY, "SLACK_APP_TOKEN": "xapp-1-2"}, require_app_token=True)
     assert lines[0].startswith("SLACK_CLIENT_ID: Socket Mode serves one workspace")
+
+
+def test_an_uploads_reading_limits_have_defaults_and_are_checked() -> None:
+    settings = load_settings(environ={**BASE, "SLACK_BOT_TOKEN": "xoxb-1-2"})
+    assert (settings.parse_limits.memory_mib, settings.parse_limits.seconds) == (512, 60)
+    settings = load_settings(environ={**BASE, "SLACK_BOT_TOKEN": "xoxb-1-2", "UPLOAD_READ_MEMORY_MIB": "1024",
+                                      "UPLOAD_READ_SECONDS": "20"})
+    assert settings.parse_limits.named == "1,024 MiB / 20 s"
+    lines = _lines({"SLACK_BOT_TOKEN": "xoxb-1-2", "UPLOAD_READ_MEMORY_MIB": "64", "UPLOAD_READ_SECONDS": "0"})
+    assert lines == ["UPLOAD_READ_MEMORY_MIB '64': Input should be greater than or equal to 128",
+                     "UPLOAD_READ_SECONDS '0': Input should be greater than or equal to 1"]

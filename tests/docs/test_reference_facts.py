@@ -13,7 +13,7 @@ from rules.deadlines import DEFAULT_COMPLETION_ROLLOVER, CompletionRollover
 from rules.margin import DEFAULT_MULTI_SEAT_RULE, MultiSeatRule
 from rules.notices_owed import NoticesReading
 from rules.returns.options import ElectionKind
-from rules.returns.registry import READERS
+from rules.returns.registry import KNOWN_AS, READERS
 from rules.settlement import DEFAULT_NO_CHOICE_REFUND, NoChoiceRefund
 from tests.docs.pages import DOCS, ROOT, known_settings, read
 
@@ -85,6 +85,13 @@ def test_the_readme_names_every_format_read_with_its_source() -> None:
     named = {name for row in re.findall(r"^\| (`[^|]+`) \| ([^|]+) \|$", table, re.M)
              for name in re.findall(r"`([\w-]+)`", row[0]) if row[1].strip()}
     assert named == set(READERS), set(READERS) ^ named
+
+
+def test_where_each_formats_files_come_from_is_what_slacks_help_says() -> None:
+    assert list(KNOWN_AS) == list(READERS)  # one for each reader, in the order they are recognised
+    rows = _table_rows(read(FORMATS))
+    for name, known in KNOWN_AS.items():
+        assert rows[name].split(" | ")[2].strip() == known.source, name
 
 
 def test_every_package_of_the_layout_is_on_the_architecture_page() -> None:

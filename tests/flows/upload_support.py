@@ -101,8 +101,10 @@ def mrkdwn_texts(node: Any) -> list[str]:
     return found
 
 
-def click_in_view(harness, view: dict, action_id: str, value: str, *, user: str = OFFICIAL) -> None:
-    """A button in an open modal (block_actions with the view), as Slack sends it."""
+def click_in_view(harness, view: dict, action_id: str, value: str, *, user: str = OFFICIAL,
+                  values: dict | None = None) -> None:
+    """A button in an open modal (block_actions with the view and what was typed in it, `values` as `submitted`
+    takes them), as Slack sends it."""
     updates = len(harness.slack.calls_to("views.update"))
     block = next(b for b in view["blocks"] if b["type"] == "actions"
                  and any(e.get("action_id") == action_id for e in b["elements"]))
@@ -110,7 +112,8 @@ def click_in_view(harness, view: dict, action_id: str, value: str, *, user: str 
         "type": "block_actions", "team": {"id": TEAM, "domain": "recount-test"},
         "user": {"id": user, "username": user.lower(), "team_id": TEAM}, "api_app_id": "A0RECOUNT1",
         "token": "legacy-verification-token", "trigger_id": harness.slack.issue_trigger_id(user),
-        "container": {"type": "view", "view_id": view["id"]}, "view": {**view, "state": {"values": {}}},
+        "container": {"type": "view", "view_id": view["id"]},
+        "view": {**view, "state": {"values": {k: {k: v} for k, v in (values or {}).items()}}},
         "actions": [{"type": "button", "action_id": action_id, "block_id": block["block_id"], "value": value,
                      "action_ts": f"{time.time():.6f}"}],
     }

@@ -85,6 +85,26 @@ def test_the_downloader_fetches_a_file_with_the_token_and_knows_its_digest(slack
     assert call.headers["Authorization"] == "Bearer xoxb-test"
 
 
+def test_the_downloader_says_how_far_it_has_come_against_the_size_slack_gave(slack, client) -> None:
+    big = DATA * 20_000  # about 1 MB: many chunks
+    uploaded = slack.state.add_user_file(CLERK, "results.csv", big)
+    told: list[tuple[int, int | None]] = []
+    got = download_file(client, uploaded["id"], progress=lambda done, size: told.append((done, size)))
+    assert got.data == big and len(told) > 5
+    assert {size for _, size in told} == {len(big)}
+    done = [d for d, _ in told]
+    assert done == sorted(done) and done[-1] == len(big)
+
+
+def test_a_progress_report_that_fails_does_not_stop_the_download(slack, client) -> None:
+    uploaded = slack.state.add_user_file(CLERK, "results.csv", DATA)
+
+    def broken(done: int, size: int | None) -> None:
+        raise RuntimeError("the modal was closed")
+
+    assert download_file(client, uploaded["id"], progress=broken).data == DATA
+
+
 def test_a_file_over_the_cap_is_refused_from_its_size_and_a_missing_one_plainly(slack, client) -> None:
     uploaded = slack.state.add_user_file(CLERK, "detail.xml", DATA)
     with pytest.raises(FileProblem) as too_big:

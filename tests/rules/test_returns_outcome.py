@@ -41,3 +41,18 @@ def test_a_contest_whose_totals_were_read_still_pickles() -> None:
     assert dict(mayor.totals) == {"Ann": 5, "Bo": 3}  # now cached on it as a read-only view
     copy = pickle.loads(pickle.dumps(outcome))
     assert copy == outcome and dict(copy.returns.contest("Mayor").totals) == {"Ann": 5, "Bo": 3}
+
+
+def test_running_out_of_memory_is_raised_as_itself_not_a_problem_of_the_file(monkeypatch) -> None:
+    import pytest
+
+    import rules.returns
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr(rules.returns, "finish", exhausted)  # where every CSV reader's rows become contests
+    with pytest.raises(MemoryError):
+        read_outcome(b"contest,choice,votes\nMayor,Ann,5\nMayor,Bo,3\n")
+    monkeypatch.undo()
+    assert read_outcome(b"contest,choice,votes\nMayor,Ann,5\n").ok

@@ -20,6 +20,7 @@ from slack_sdk.signature import SignatureVerifier
 
 from bot.app_factory import build_app
 from bot.web.server import EVENTS_PATH, RunningServer, WebApp
+from handlers.slack_io.reading_child import ParseLimits
 from sandbox.slack_standin import SlackStandIn, Workspace
 from services.services import Services
 from storage.db import Database
@@ -61,7 +62,8 @@ class Reply:
 class SlackHarness:
     team = TEAM  # the workspace requests come from, unless a call names another
 
-    def __init__(self, db: Database, *, clock: Clock | None = None, observer_poll_ms: int | None = None) -> None:
+    def __init__(self, db: Database, *, clock: Clock | None = None, observer_poll_ms: int | None = None,
+                 parse_limits: ParseLimits | None = None) -> None:
         self.db = db
         self.clock = clock or Clock(dt.datetime(2026, 11, 6, 16, 0, tzinfo=dt.timezone.utc))
         # The bot token's workspace is the office's (auth.test names it): a request from another is refused.
@@ -70,7 +72,7 @@ class SlackHarness:
                                                       team_domain="recount-test")).start()
         self.services = Services(db, clock=self.clock)
         self.app = build_app(services=self.services, bot_token="xoxb-test-token", signing_secret=SIGNING_SECRET,
-                             api_base_url=self.slack.base_url)
+                             api_base_url=self.slack.base_url, parse_limits=parse_limits)
         # The server judges links (certificates, observers' pages) by the services' clock, as `serve` does.
         self.server = RunningServer(WebApp(self.app, db, clock=self.clock, observer_poll_ms=observer_poll_ms)).start()
         self.signer = SignatureVerifier(SIGNING_SECRET)
