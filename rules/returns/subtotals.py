@@ -15,6 +15,7 @@ which unit was set aside.
 """
 from __future__ import annotations
 
+from itertools import chain, compress, repeat
 from typing import TYPE_CHECKING
 
 from rules.returns.draft import Draft
@@ -46,21 +47,46 @@ def set_aside_sum_subtotals(draft: Draft, report: "Report") -> None:
 def _subtotals_of(draft: Draft, units: list[str], candidates: list[str] | None = None) -> list[str]:
     if len(units) < 3:  # two units equal in every choice are a repeat, not one the total of the other
         return []
-    uncertain_units = {unit for unit, _ in draft.uncertain}
-    sums: dict[str, int] = {}
-    for unit in units:
-        for choice, votes in draft.votes_by_unit[unit].items():
-            sums[choice] = sums.get(choice, 0) + votes
-    if sum(1 for total in sums.values() if total) < 2 or any(u in uncertain_units for u in units):
+    if draft.uncertain and not {unit for unit, _ in draft.uncertain}.isdisjoint(units):
         return []
-    found = []
+    tables = [draft.votes_by_unit[unit] for unit in units]
+    sums = column_sums(tables)
+    if sum(1 for total in sums.values() if total) < 2:
+        return []
+    # A subtotal holds half of every choice's sum. Only the units holding half of one choice's (with votes) can,
+    # and those are found without a Python step per unit; each is then checked in full as the rule says.
+    choice, total = next((choice, total) for choice, total in sums.items() if total)
+    if total % 2:
+        return []
     members = set(units)
-    with_votes = {unit for unit in units if any(draft.votes_by_unit[unit].values())}
-    for unit in candidates if candidates is not None else units:
-        counts = draft.votes_by_unit.get(unit)
-        if counts is None or unit not in members:
-            continue
+    if candidates is None:
+        pool, pool_tables = units, tables
+    else:
+        pool = [unit for unit in candidates if unit in members]
+        pool_tables = [draft.votes_by_unit[unit] for unit in pool]
+    halves = map((total // 2).__eq__, map(dict.get, pool_tables, repeat(choice), repeat(0)))
+    found = []
+    with_votes: set[str] | None = None
+    for unit in compress(pool, halves):
+        counts = draft.votes_by_unit[unit]
+        if with_votes is None:
+            with_votes = {unit for unit, table in zip(units, tables) if any(table.values())}
         others = len(with_votes) - (unit in with_votes)
         if others >= 2 and all(counts.get(choice, 0) * 2 == total for choice, total in sums.items()):
             found.append(unit)
     return found
+
+
+def column_sums(tables: list[dict[str, int]]) -> dict[str, int]:
+    """Votes per choice summed over `tables` (unit -> choice -> votes), every choice any of them names. A choice at
+    a time in C (`map(dict.get, ...)`) where that is not much more work than the cells themselves: a statewide file
+    has thousands of units and a few choices per contest."""
+    choices = list(dict.fromkeys(chain.from_iterable(tables)))
+    cells = sum(map(len, tables))
+    if set(map(type, tables)) <= {dict} and len(choices) * len(tables) <= 2 * cells:
+        return {choice: sum(map(dict.get, tables, repeat(choice), repeat(0))) for choice in choices}
+    sums: dict[str, int] = {}
+    for table in tables:
+        for choice, votes in table.items():
+            sums[choice] = sums.get(choice, 0) + votes
+    return sums
