@@ -135,6 +135,14 @@ class Contest:
         return sum(self.totals.values())
 
 
+def with_totals(contest: Contest, sums: Mapping[str, int]) -> Contest:
+    """`contest` with its `totals` already known: `sums` of its votes per choice over every unit, as a reader's
+    last step summed them (rules/returns/subtotals.py), so they are not summed again. A choice missing from `sums`
+    has no votes."""
+    contest.__dict__["totals"] = MappingProxyType({choice: sums.get(choice, 0) for choice in contest.choices})
+    return contest  # (where functools.cached_property keeps the value it computed: the same place)
+
+
 def _plain_counts(known: set[str], votes_by_unit: Mapping[str, Mapping[str, int]]) -> bool:
     """Every unit counts only `known` choices, each with an int >= 0: the usual, checked without a Python step per
     cell (a statewide contest has tens of thousands)."""
