@@ -19,6 +19,7 @@ DESCRIPTION = "a CSV whose header has contest, choice and votes (the recount-bot
 REQUIRED = ("contest", "choice", "votes")
 OPTIONAL = ("seats", "kind", "unit")
 KINDS = {"candidate": ContestKind.CANDIDATE, "question": ContestKind.QUESTION}
+COUNTS_KEPT = 1 << 16  # distinct count cells remembered by the reader (a few MiB at most)
 
 
 def _slow_count(table: Table, row: int, cell: str, contest: str | None, report: Report) -> int | None:
@@ -69,6 +70,11 @@ def parse(source: Source, report: Report) -> list[Draft]:
     last_contest = last_unit = None
     last_units: dict[str, int] = {}
     last_draft: Draft | None = None
+    # Plain counts as written -> their int, for the first COUNTS_KEPT distinct cells: a statewide file repeats the
+    # same few thousand counts, so most rows take one lookup instead of four checks and an int(), and share one
+    # int object (every count above 256 is otherwise an object of its own, a row's).
+    counts_read: dict[str, int] = {}
+    plain_count = counts_read.get
 
     # The hot loop: one pass, dict lookups only; the slow paths run only for unusual cells.
     trouble = table.trouble
@@ -113,8 +119,13 @@ def parse(source: Source, report: Report) -> list[Draft]:
         choice = shared
         cell = cells[i_votes]
         hidden = None
-        if len(cell) <= MAX_DIGITS and cell.isascii() and cell.isdigit():  # is_plain_count, inlined: hot path
-            votes: int | None = int(cell)
+        votes: int | None = plain_count(cell)
+        if votes is not None:
+            pass
+        elif len(cell) <= MAX_DIGITS and cell.isascii() and cell.isdigit():  # is_plain_count, inlined: hot path
+            votes = int(cell)
+            if len(counts_read) < COUNTS_KEPT:
+                counts_read[cell] = votes
         else:
             votes = _slow_count(table, row, cell, contest, report)
             if votes is None:
