@@ -6,7 +6,8 @@ done a batch of rows at a time, in C wherever it can be:
 - the seals are kept per table in flat dicts (row id -> hash, row id -> audit row), filled from a seal entry's
   thousand rows at once when, as usual, none of them was sealed before, instead of an object per row;
 - the rows are read in one ordered query (a server-side cursor on PostgreSQL; the driver's own tuples where
-  SQLAlchemy would not change a value), turned column by column, and hashed a column at a time (`seal_hash.column_hashes`, the same text as `row_hash` byte for byte);
+  SQLAlchemy would not change a value), turned column by column, and hashed a column at a time
+  (`seal_hash.column_hashes`, the same text as `row_hash` byte for byte);
 - a batch whose hashes all equal the seals' (a list compared with a list) is done. Any other batch goes row by
   row through `_problem`, which decides exactly as before: the fast path only ever says "matches" where the
   row-by-row check would, since it compares the same hashes of the same text with the same seals.
