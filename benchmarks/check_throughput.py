@@ -11,7 +11,8 @@
      an in-memory sink: reading the bytes, `parse_returns`, `check_all` and the JSON rendering, exactly
      what the command does. The output is then parsed and the verdicts compared with what the generator
      made (three recounts, one just outside), so a fast wrong answer fails the benchmark.
-   The child times only the work (imports done before the clock starts) with `time.perf_counter`, and
+   The child times only the work (imports done before the clock starts) with `time.perf_counter`, and its
+   own CPU time with `time.process_time` (steadier when other work shares the machine), and
    reports its peak resident set size read at its end: the peak of that whole fresh process,
    interpreter and imports included, plus the peak before the work started, so the growth due to the
    work is shown too. On Linux the peak is VmHWM from /proc/self/status, not `getrusage().ru_maxrss`:
@@ -19,7 +20,8 @@
    RUSAGE_SELF in the child and RUSAGE_CHILDREN in the parent would report at least the parent's size),
    while VmHWM belongs to the new process image alone. Elsewhere ru_maxrss is used (and the file is
    generated in its own subprocess, so the parent stays small).
-3. Prints a table (best and median wall time, rows/s, peak RSS; the check/baseline ratio) and writes
+3. Prints a table (best and median wall time, rows/s, peak RSS; the check/baseline ratios of wall time, CPU
+   time and peak RSS) and writes
    everything, every run included, to benchmarks/out/check_throughput.json (--out to change).
 """
 from __future__ import annotations
@@ -68,7 +70,7 @@ def _baseline(path: Path) -> dict:
     import csv
 
     before = _max_rss_bytes()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     rows = touched = 0
     with path.open(encoding="utf-8", newline="") as f:
         reader = csv.reader(f)
@@ -77,8 +79,8 @@ def _baseline(path: Path) -> dict:
             rows += 1
             for cell in row:
                 touched += len(cell)
-    seconds = time.perf_counter() - start
-    return {"seconds": seconds, "rows": rows, "chars_touched": touched, "rss_before_work": before,
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+    return {"seconds": seconds, "cpu_seconds": cpu, "rows": rows, "chars_touched": touched, "rss_before_work": before,
             "peak_rss": _max_rss_bytes()}
 
 
@@ -107,15 +109,15 @@ def _check(path: Path) -> dict:
     real_stdout = sys.stdout
     sys.stdout = sink
     try:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         status = bot.cli.main(["check", str(path), "--format", "json"])
-        seconds = time.perf_counter() - start
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     finally:
         sys.stdout = real_stdout
     peak = _max_rss_bytes()
     output = json.loads("".join(sink.parts))
     return {
-        "seconds": seconds, "exit_status": status, "rss_before_work": before, "peak_rss": peak,
+        "seconds": seconds, "cpu_seconds": cpu, "exit_status": status, "rss_before_work": before, "peak_rss": peak,
         "contests": len(output["contests"]),
         "recounts": sorted(c["contest"] for c in output["contests"] if c["automatic_recount"]),
         "no_recount": sorted(c["contest"] for c in output["contests"] if not c["automatic_recount"]),
@@ -169,6 +171,8 @@ def _summary(runs: list[dict], rows: int) -> dict:
         "peak_rss_bytes": max(peaks), "rss_before_work_bytes": max(befores),
         "peak_rss_growth_bytes": max(p - b for p, b in zip(peaks, befores)),
         "median_process_seconds": statistics.median(r["process_seconds"] for r in runs),
+        "best_cpu_seconds": min(r["cpu_seconds"] for r in runs),
+        "median_cpu_seconds": statistics.median(r["cpu_seconds"] for r in runs),
     }
 
 
@@ -193,6 +197,9 @@ def _table(results: dict) -> str:
     ratio = results["ratio_check_to_baseline"]
     out += ["", f"check / baseline wall time: {ratio['best']:.2f}x (best), {ratio['median']:.2f}x (median); "
                 f"peak RSS {ratio['peak_rss']:.1f}x",
+            f"check / baseline CPU time (the child's own, steadier on a loaded machine): {ratio['cpu_best']:.2f}x "
+            f"(best), {ratio['cpu_median']:.2f}x (median); check {results['check']['best_cpu_seconds']:.3f} s, "
+            f"baseline {results['baseline']['best_cpu_seconds']:.3f} s (best)",
             f"{rows:,} rows, {results['file']['bytes'] / 2**20:,.1f} MiB, {results['file']['contests']} contests, "
             f"{results['repeat']} runs each; peak RSS: {results['memory_measure']}; growth = peak minus the peak "
             "before the timed work; process s = child wall time including start-up"]
@@ -267,6 +274,8 @@ def main(argv: list[str] | None = None) -> int:
             "best": check["best_seconds"] / baseline["best_seconds"],
             "median": check["median_seconds"] / baseline["median_seconds"],
             "peak_rss": check["peak_rss_bytes"] / baseline["peak_rss_bytes"],
+            "cpu_best": check["best_cpu_seconds"] / baseline["best_cpu_seconds"],
+            "cpu_median": check["median_cpu_seconds"] / baseline["median_cpu_seconds"],
         },
         "runs": runs,
     }

@@ -9,7 +9,7 @@ What the database alone cannot show: someone with write access may recompute eve
 the tail and `audit_head` together. `verify(anchor=...)` compares the chain with a checkpoint kept outside the
 database (storage/checkpoint.py: the last id and hash, signed), which catches both. And the chain covers the
 business rows too: every returns, tally and money row is sealed into it when written (storage/seals.py), and
-`verify` recomputes them.
+`verify` recomputes them (storage/seal_check.py).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from typing import Callable, Iterator
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from storage import seals
+from storage import seal_check
 from storage.audit_chain import (  # noqa: F401  (the chain's names, as the audit log's callers know them)
     ADVISORY_LOCK_KEY,
     GENESIS,
@@ -49,7 +49,7 @@ class VerifyResult:
     # The business rows sealed into the chain (storage/seals.py): how many were recomputed, the first that
     # does not match and how many more do not.
     business_rows: int = 0
-    bad_row: seals.RowProblem | None = None
+    bad_row: seal_check.RowProblem | None = None
     more_bad_rows: int = 0
     anchor: Anchor | None = None
 
@@ -81,7 +81,7 @@ def _rows(session: Session, batch: int = 1000) -> Iterator[AuditEntry]:
         session.expunge_all()
 
 
-def _chain(session: Session, book: seals.SealBook, progress: Callable[[int], None] | None = None) -> VerifyResult:
+def _chain(session: Session, book: seal_check.SealBook, progress: Callable[[int], None] | None = None) -> VerifyResult:
     expected_id, prev_hash, checked = 1, GENESIS, 0
     for row in _rows(session):
         if progress is not None and checked % 1000 == 0:
@@ -135,10 +135,10 @@ def verify(session: Session, *, anchor: Anchor | None = None, business_rows: boo
     """Check the chain, then (given) that it still holds the anchored head, then every sealed business row.
     The first problem found is reported, in that order. `progress(rows checked, rows in all)` as it goes (audit
     rows, then business rows: a command's progress bar)."""
-    book = seals.SealBook()
+    book = seal_check.SealBook()
     total = 0
     if progress is not None:
-        total = head(session)[0] + (seals.count_rows(session) if business_rows else 0)
+        total = head(session)[0] + (seal_check.count_rows(session) if business_rows else 0)
     chain = _chain(session, book, (lambda done: progress(done, total)) if progress is not None else None)
     if not chain.ok:
         return chain
@@ -148,7 +148,7 @@ def verify(session: Session, *, anchor: Anchor | None = None, business_rows: boo
             return broken
     if not business_rows:
         return VerifyResult(True, chain.rows_checked, anchor=anchor)
-    rows = seals.check_rows(session, book, (lambda done: progress(chain.rows_checked + done, total))
+    rows = seal_check.check_rows(session, book, (lambda done: progress(chain.rows_checked + done, total))
                             if progress is not None else None)
     return VerifyResult(rows.ok, chain.rows_checked, business_rows=rows.checked, bad_row=rows.first,
                         more_bad_rows=rows.more, anchor=anchor)

@@ -22,7 +22,7 @@ Each hash covers the table's name and the row's id too, so contents moved from o
 `null` seals a deletion: recount-bot deletes a membership when a role is taken away and a candidacy entered in
 error; the row's history ends there (a later row with the same id, which SQLite may hand out again, starts anew).
 
-`audit verify` recomputes every sealed row (`check_rows`) and reports the first that
+`audit verify` recomputes every sealed row (storage/seal_check.py) and reports the first that
 - differs from its latest seal (changed after it was written, outside recount-bot),
 - differs in its fixed columns from its FIRST seal (history rewritten by appending a seal of new contents),
 - has no seal (written outside recount-bot), is missing while sealed (deleted outside recount-bot), or is back
@@ -51,8 +51,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import weakref
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from sqlalchemy import Table, event, select
 from sqlalchemy.orm import Session, sessionmaker
@@ -317,149 +316,3 @@ def install(sessions: sessionmaker) -> None:
                        ("after_transaction_end", _forget)):
         event.listen(sessions, name, hook)
     _INSTALLED.add(sessions)
-
-
-# ----------------------------------------------------------------------------- verifying
-@dataclass(slots=True)
-class _Seal:
-    first_fixed: str  # the fixed hash when the row was first sealed
-    first_audit_id: int
-    full: str  # the latest seal's hash over `columns`
-    audit_id: int
-    columns: tuple[str, ...]
-
-
-@dataclass
-class SealBook:
-    """The seals found while the audit chain is read: per table, per row id."""
-
-    rows: dict[str, dict[int, _Seal]] = field(default_factory=dict)
-    # Rows whose deletion recount-bot sealed (and that no seal since brought back): the audit row of the deletion.
-    deleted: dict[str, dict[int, int]] = field(default_factory=dict)
-
-    def add(self, entry) -> None:
-        if entry.action != ACTION or entry.entity != ENTITY or entry.entity_id not in SEALED:
-            return
-        after = entry.after if isinstance(entry.after, dict) else {}
-        columns = tuple(after.get("columns") or ())
-        table = self.rows.setdefault(entry.entity_id, {})
-        gone = self.deleted.setdefault(entry.entity_id, {})
-        audit_id = entry.id
-        for key, value in (after.get("rows") or {}).items():
-            row_id = int(key)
-            if value is None:  # deleted by recount-bot: its history ends here
-                table.pop(row_id, None)
-                gone[row_id] = entry.id
-                continue
-            gone.pop(row_id, None)
-            fixed, full = (value, value) if isinstance(value, str) else (tuple(value) + ("", ""))[:2]
-            known = table.get(row_id)
-            if known is None:
-                table[row_id] = _Seal(fixed, audit_id, full, audit_id, columns)
-            else:
-                known.full, known.audit_id, known.columns = full, audit_id, columns
-
-    @property
-    def count(self) -> int:
-        return sum(len(t) for t in self.rows.values())
-
-
-@dataclass(frozen=True)
-class RowProblem:
-    table: str
-    row_id: int
-    problem: str
-
-    def describe(self) -> str:
-        return f"{ROW_NOUN[self.table]} {self.row_id} ({self.table})"
-
-
-@dataclass(frozen=True)
-class RowsResult:
-    checked: int
-    first: RowProblem | None = None
-    more: int = 0  # further rows that do not match either
-
-    @property
-    def ok(self) -> bool:
-        return self.first is None
-
-
-def _stream(session: Session, name: str, batch: int = 1000) -> Iterator[dict[str, Any]]:
-    table = _table(name)
-    keys = [c.key for c in table.c]
-    last = None
-    while True:
-        query = select(table).order_by(table.c.id).limit(batch)
-        if last is not None:
-            query = query.where(table.c.id > last)
-        rows = [dict(zip(keys, r, strict=True)) for r in session.execute(query).all()]  # faster than Row._mapping
-        if not rows:
-            return
-        yield from rows
-        last = rows[-1]["id"]
-
-
-def _problem(name: str, values: Mapping[str, Any], seal_: _Seal | None, deleted_at: int | None = None) -> str | None:
-    row_id = values["id"]
-    if seal_ is None and deleted_at is not None:
-        return (f"was deleted by recount-bot (audit row {deleted_at}) and is there again: written outside "
-                "recount-bot")
-    if seal_ is None:
-        return "is not in the audit log: it was written outside recount-bot (or its seal was cut from the log)"
-    gone = _gone(name, seal_.columns)
-    if gone:
-        return f"was sealed at audit row {seal_.audit_id} with columns that no longer exist ({', '.join(gone)})"
-    fixed = row_hash(name, row_id, values, SEALED[name][1])
-    if fixed != seal_.first_fixed:
-        return (f"differs from what audit row {seal_.first_audit_id} recorded when it was written: it was changed "
-                "afterwards" + (f" (and sealed again at audit row {seal_.audit_id})"
-                                if seal_.audit_id != seal_.first_audit_id else ""))
-    # Sealed over the fixed columns alone (a table whose rows never change): the same hash, not computed twice.
-    full = fixed if _all_fixed(name, seal_.columns) else row_hash(name, row_id, values, seal_.columns)
-    if full != seal_.full:
-        return f"differs from what audit row {seal_.audit_id} recorded: it was changed outside recount-bot"
-    return None
-
-
-@functools.lru_cache(maxsize=256)
-def _gone(name: str, columns: tuple[str, ...]) -> tuple[str, ...]:
-    """The columns a seal covered that the table no longer has (the rows read hold every column it has)."""
-    return tuple(c for c in columns if c not in _table(name).c)
-
-
-def count_rows(session: Session) -> int:
-    """How many rows the sealed tables hold (what `check_rows` will read)."""
-    from sqlalchemy import func
-
-    return sum(session.execute(select(func.count()).select_from(_table(name))).scalar_one() for name in SEALED)
-
-
-def check_rows(session: Session, book: SealBook, progress: Callable[[int], None] | None = None) -> RowsResult:
-    """Recompute every sealed table's rows against `book`; the first row (table order, then id) that does not
-    match, and how many more do not. `progress(rows checked)` every thousand rows."""
-    checked, problems, first = 0, 0, None
-    for name in SEALED:
-        seals, deleted = book.rows.get(name, {}), book.deleted.get(name, {})
-        seen: set[int] = set()
-        table_first: RowProblem | None = None
-        for values in _stream(session, name):
-            checked += 1
-            if progress is not None and checked % 1000 == 0:
-                progress(checked)
-            seen.add(values["id"])
-            problem = _problem(name, values, seals.get(values["id"]), deleted.get(values["id"]))
-            if problem:
-                problems += 1
-                if table_first is None or values["id"] < table_first.row_id:
-                    table_first = RowProblem(name, values["id"], problem)
-        for row_id, seal_ in seals.items():
-            if row_id not in seen:
-                problems += 1
-                if table_first is None or row_id < table_first.row_id:
-                    table_first = RowProblem(name, row_id, f"is missing: audit row {seal_.audit_id} sealed it, and "
-                                                           "it was deleted afterwards")
-        first = first or table_first
-    if progress is not None:
-        progress(checked)
-    return RowsResult(checked, first, max(problems - 1, 0))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping
 
-from rules.contest import Contest, ContestKind, Returns, SetAside, Undecided
+from rules.contest import Contest, ContestKind, Returns, SetAside, Undecided, with_totals
 from rules.returns.districts import part_of_district
 from rules.returns.draft import Draft, seats_location
 from rules.returns.options import ReadOptions
@@ -76,7 +76,7 @@ def finish(
 
 
 def _contest(draft: Draft, one_county: str = "") -> Contest:
-    return Contest(
+    contest = Contest(
         name=draft.name, choices=tuple(draft.choices), votes_by_unit=draft.votes_by_unit,
         seats=draft.seats if draft.seats is not None else 1, kind=draft.kind, choice_details=draft.details,
         uncertain=draft.uncertain, readings=tuple(draft.readings),
@@ -84,6 +84,7 @@ def _contest(draft: Draft, one_county: str = "") -> Contest:
         seats_stated=draft.seats is not None or draft.kind is not ContestKind.CANDIDATE,
         part_of_district=part_of_district(draft.name, one_county),
     )
+    return contest if draft.totals is None else with_totals(contest, draft.totals)
 
 
 def _infer_question(draft: Draft, report: Report) -> None:

@@ -21,6 +21,7 @@ class Draft:
     unit_parent: unit -> the group it belongs to (a precinct's county), for subtotal detection.
     uncertain: (unit, choice) -> Bound for a cell the file does not give exactly; its low is in votes_by_unit.
     primary_party: the party whose primary this contest is, when the file or a split says so.
+    totals: see below.
     """
 
     name: str
@@ -36,6 +37,9 @@ class Draft:
     primary_party: str = ""
     readings: list[str] = field(default_factory=list)
     if_primary: list["Draft"] = field(default_factory=list)
+    # The votes per choice summed over `votes_by_unit`, when the subtotal step has summed them (it sums every
+    # unit anyway); None otherwise. Set in `build.finish` by that step, after the last one that changes the counts.
+    totals: dict[str, int] | None = None
 
     def add_uncertain(self, unit: str, choice: str, bound: Bound) -> None:
         """Record a cell given only as a range; its lowest value counts until the range is resolved."""

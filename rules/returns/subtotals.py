@@ -15,6 +15,7 @@ which unit was set aside.
 """
 from __future__ import annotations
 
+from itertools import chain, compress, repeat
 from typing import TYPE_CHECKING
 
 from rules.returns.draft import Draft
@@ -25,17 +26,26 @@ if TYPE_CHECKING:
 
 
 def set_aside_sum_subtotals(draft: Draft, report: "Report") -> None:
-    groups: dict[str, list[str]] = {}
-    for unit in draft.votes_by_unit:
-        groups.setdefault(draft.unit_parent.get(unit, ""), []).append(unit)
+    if draft.unit_parent:
+        groups: dict[str, list[str]] = {}
+        for unit in draft.votes_by_unit:
+            groups.setdefault(draft.unit_parent.get(unit, ""), []).append(unit)
+    else:
+        groups = {"": list(draft.votes_by_unit)}
     removed: dict[str, None] = {}  # an ordered set: membership is tested for every unit of a contest
+    sums: dict[str, int] | None = None
     for units in groups.values():
-        removed.update(dict.fromkeys(_subtotals_of(draft, units)))
+        found, sums = _subtotals_of(draft, units)
+        removed.update(dict.fromkeys(found))
     # Top-level units (no parent) are compared against every unit of the contest too: a state total
     # row in a file of precincts grouped by county.
     if len(groups) > 1 and "" in groups:
         rest = [u for u in draft.votes_by_unit if u not in removed]
-        removed.update(dict.fromkeys(_subtotals_of(draft, rest, candidates=groups[""])))
+        removed.update(dict.fromkeys(_subtotals_of(draft, rest, candidates=groups[""])[0]))
+    if len(groups) == 1 and sums is not None:
+        # The sums of every unit of the contest: its totals, kept for `Contest.totals` (summing again costs as
+        # much). A unit set aside held half of every choice's sum, so half is left.
+        draft.totals = {choice: total // 2 for choice, total in sums.items()} if removed else sums
     for unit in removed:
         cells = len(draft.votes_by_unit.pop(unit))
         draft.unit_parent.pop(unit, None)
@@ -43,24 +53,51 @@ def set_aside_sum_subtotals(draft: Draft, report: "Report") -> None:
                          count=cells)
 
 
-def _subtotals_of(draft: Draft, units: list[str], candidates: list[str] | None = None) -> list[str]:
+def _subtotals_of(draft: Draft, units: list[str], candidates: list[str] | None = None
+                  ) -> tuple[list[str], dict[str, int] | None]:
+    """The subtotals among `candidates` (default: `units`), and the sums of `units` per choice when computed."""
     if len(units) < 3:  # two units equal in every choice are a repeat, not one the total of the other
-        return []
-    uncertain_units = {unit for unit, _ in draft.uncertain}
-    sums: dict[str, int] = {}
-    for unit in units:
-        for choice, votes in draft.votes_by_unit[unit].items():
-            sums[choice] = sums.get(choice, 0) + votes
-    if sum(1 for total in sums.values() if total) < 2 or any(u in uncertain_units for u in units):
-        return []
-    found = []
+        return [], None
+    if draft.uncertain and not {unit for unit, _ in draft.uncertain}.isdisjoint(units):
+        return [], None
+    tables = [draft.votes_by_unit[unit] for unit in units]
+    sums = column_sums(tables)
+    if sum(1 for total in sums.values() if total) < 2:
+        return [], sums
+    # A subtotal holds half of every choice's sum. Only the units holding half of one choice's (with votes) can,
+    # and those are found without a Python step per unit; each is then checked in full as the rule says.
+    choice, total = next((choice, total) for choice, total in sums.items() if total)
+    if total % 2:
+        return [], sums
     members = set(units)
-    with_votes = {unit for unit in units if any(draft.votes_by_unit[unit].values())}
-    for unit in candidates if candidates is not None else units:
-        counts = draft.votes_by_unit.get(unit)
-        if counts is None or unit not in members:
-            continue
+    if candidates is None:
+        pool, pool_tables = units, tables
+    else:
+        pool = [unit for unit in candidates if unit in members]
+        pool_tables = [draft.votes_by_unit[unit] for unit in pool]
+    halves = map((total // 2).__eq__, map(dict.get, pool_tables, repeat(choice), repeat(0)))
+    found = []
+    with_votes: set[str] | None = None
+    for unit in compress(pool, halves):
+        counts = draft.votes_by_unit[unit]
+        if with_votes is None:
+            with_votes = {unit for unit, table in zip(units, tables) if any(table.values())}
         others = len(with_votes) - (unit in with_votes)
         if others >= 2 and all(counts.get(choice, 0) * 2 == total for choice, total in sums.items()):
             found.append(unit)
-    return found
+    return found, sums
+
+
+def column_sums(tables: list[dict[str, int]]) -> dict[str, int]:
+    """Votes per choice summed over `tables` (unit -> choice -> votes), every choice any of them names. A choice at
+    a time in C (`map(dict.get, ...)`) where that is not much more work than the cells themselves: a statewide file
+    has thousands of units and a few choices per contest."""
+    choices = list(dict.fromkeys(chain.from_iterable(tables)))
+    cells = sum(map(len, tables))
+    if set(map(type, tables)) <= {dict} and len(choices) * len(tables) <= 2 * cells:
+        return {choice: sum(map(dict.get, tables, repeat(choice), repeat(0))) for choice in choices}
+    sums: dict[str, int] = {}
+    for table in tables:
+        for choice, votes in table.items():
+            sums[choice] = sums.get(choice, 0) + votes
+    return sums

@@ -19,6 +19,7 @@ DESCRIPTION = "a CSV whose header has contest, choice and votes (the recount-bot
 REQUIRED = ("contest", "choice", "votes")
 OPTIONAL = ("seats", "kind", "unit")
 KINDS = {"candidate": ContestKind.CANDIDATE, "question": ContestKind.QUESTION}
+COUNTS_KEPT = 1 << 16  # distinct count cells remembered by the reader (a few MiB at most)
 
 
 def _slow_count(table: Table, row: int, cell: str, contest: str | None, report: Report) -> int | None:
@@ -61,6 +62,19 @@ def parse(source: Source, report: Report) -> list[Draft]:
     blank_unit_row: dict[str, int] = {}
     repeats: list[tuple[int, tuple[str, str, str]]] = []
     problem = report.row_problem
+    # A choice name seen before, as first stored (shared), and known to be votes for a choice rather than a row
+    # to set aside (choice_row_kind): one lookup a row instead of two calls.
+    voting_choice: dict[str, str] = {}
+    # The counts of the last row's contest and unit: a file lists a unit's choices of a contest together, so most
+    # rows add to the same dict as the row before, found without two lookups.
+    last_contest = last_unit = None
+    last_units: dict[str, int] = {}
+    last_draft: Draft | None = None
+    # Plain counts as written -> their int, for the first COUNTS_KEPT distinct cells: a statewide file repeats the
+    # same few thousand counts, so most rows take one lookup instead of four checks and an int(), and share one
+    # int object (every count above 256 is otherwise an object of its own, a row's).
+    counts_read: dict[str, int] = {}
+    plain_count = counts_read.get
 
     # The hot loop: one pass, dict lookups only; the slow paths run only for unusual cells.
     trouble = table.trouble
@@ -95,30 +109,44 @@ def parse(source: Source, report: Report) -> list[Draft]:
             problem(*trouble[row], contest)
             continue
         unit = cells[i_unit].strip() if i_unit is not None else ""
-        row_kind = choice_row_kind(choice)
-        if row_kind is not None:  # a total, turnout or over/under row: its count is never used
-            report.set_aside(row_kind, f"row {row}")
-            continue
+        shared = voting_choice.get(choice)
+        if shared is None:
+            row_kind = choice_row_kind(choice)
+            if row_kind is not None:  # a total, turnout or over/under row: its count is never used
+                report.set_aside(row_kind, f"row {row}")
+                continue
+            shared = voting_choice[choice] = share(choice, choice)
+        choice = shared
         cell = cells[i_votes]
         hidden = None
-        if len(cell) <= MAX_DIGITS and cell.isascii() and cell.isdigit():  # is_plain_count, inlined: hot path
-            votes: int | None = int(cell)
+        votes: int | None = plain_count(cell)
+        if votes is not None:
+            pass
+        elif len(cell) <= MAX_DIGITS and cell.isascii() and cell.isdigit():  # is_plain_count, inlined: hot path
+            votes = int(cell)
+            if len(counts_read) < COUNTS_KEPT:
+                counts_read[cell] = votes
         else:
             votes = _slow_count(table, row, cell, contest, report)
             if votes is None:
                 hidden = hidden_count(cell, table.location(row, "votes"))
                 if hidden is None:
                     continue  # a problem of its contest, already reported
-        draft = drafts.get(contest)
-        if draft is None:
-            draft = drafts[contest] = Draft(name=contest)
-        units = draft.votes_by_unit.get(unit)
-        if units is None:
-            units = draft.votes_by_unit[share(unit, unit)] = {}
+        if unit == last_unit and contest == last_contest and last_draft is not None:
+            units, draft = last_units, last_draft
+        else:
+            known = drafts.get(contest)
+            if known is None:
+                known = drafts[contest] = Draft(name=contest)
+            draft = known
+            found = draft.votes_by_unit.get(unit)
+            if found is None:
+                found = draft.votes_by_unit[share(unit, unit)] = {}
+            units = found
+            last_contest, last_unit, last_units, last_draft = contest, unit, units, draft
         if choice in units:
             repeats.append((row, (contest, unit, choice)))
             continue
-        choice = share(choice, choice)
         if hidden is not None:
             draft.add_uncertain(unit, choice, hidden)
         elif votes is not None:  # always, without a hidden count: a count that is neither was refused above
