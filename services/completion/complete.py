@@ -27,6 +27,7 @@ from sqlalchemy.orm import Session
 from rules.calendar import DENVER
 from rules.completion import CompletionDecision, complete_recount
 from rules.conflicts import CaseStep
+from rules.governing_body import governing_body_name
 from rules.ledger import EntryKind, LedgerEntry
 from rules.margin import MultiSeatRule
 from rules.money import ZERO, format_money, money
@@ -230,7 +231,7 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
         request = session.scalar(select(RecountRequestRow).where(RecountRequestRow.case_id == case.id))
         government = case.contest.election.local_government
         decision = complete_recount(original, amended, requested_in_favor_of=(request.in_favor_of or None) if request else None,
-                                    governing_body=f"{government.governing_body} of {government.name}",
+                                    governing_body=governing_body_name(government.governing_body, government.name),
                                     multi_seat_rule=MultiSeatRule(case.multi_seat_rule))
         signer = OfficeSettings.of(session.get_one(Workspace, case.workspace_id).settings)  # the signature line (6)
         for name in decision.certificates:  # before anything is written: no certificate without the whole name

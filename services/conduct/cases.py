@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from rules.conflicts import Conflicted
 from rules.decision import Decision
 from rules.duties import Duty
+from rules.governing_body import governing_body_name
 from services.completion.complete import CompletionView, completion_view_of
 from services.conduct.card_claims import CLAIM, CLAIM_STALE, claimed_at
 from services.conduct.duties import duties_of_case
@@ -161,7 +162,7 @@ def case_view_of(session: Session, case: RecountCase) -> CaseView:
         id=case.id, team_id=government.workspace.slack_team_id, kind=case.kind, status=case.status,
         contest=contest.name, contest_kind=contest.kind, seats=contest.seats, election=election.name,
         election_date=election.election_date, local_government=government.name,
-        governing_body=government.governing_body, verdict=dict(case.verdict),
+        governing_body=governing_body_name(government.governing_body, government.name), verdict=dict(case.verdict),
         returns_version=case.survey_version.number, opened_at=case.opened_at, opened_by=case.opened_by,
         channel_id=case.channel_id, card_ts=case.card_ts,
         deadlines=tuple(DeadlineView(d.name, d.due_date, d.citation, d.note, d.reading, d.rolled_from, d.estimated,

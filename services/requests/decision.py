@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from rules.calendar import DENVER
 from rules.deadlines import contest_filing_deadline, requested_recount_deadline
+from rules.governing_body import governing_body_name
 from rules.requests import ONE_OFFICE_ONE_PERSON
 from rules.statute import cite
 from services.errors import NotFound, UserError
@@ -90,7 +91,8 @@ def _open_requested_case(session: Session, row: RecountRequestRow, settings: Off
                                  citation=deadline.citation, note=deadline.note, reading=deadline.reading,
                                  rolled_from=deadline.rolled_from, estimated=deadline.estimated,
                                  falls_on=deadline.falls_on))
-    for kind, name in notices_owed(session, contest, election.local_government.governing_body):
+    for kind, name in notices_owed(session, contest, governing_body_name(election.local_government.governing_body,
+                                                                     election.local_government.name)):
         session.add(Notice(case_id=case.id, recipient_kind=kind.value, recipient_name=name,
                            citation=NOTICE_BEFORE_COUNTING))
     session.flush()

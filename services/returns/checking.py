@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from rules.contest import ContestKind, Undecided
 from rules.deadlines import automatic_recount_deadline, contest_filing_deadline
+from rules.governing_body import governing_body_name
 from rules.margin import MarginDecision
 from rules.serialize import to_jsonable
 from rules.statute import AUTOMATIC_RECOUNT_MARGIN
@@ -117,7 +118,8 @@ def _open_automatic_case(session: Session, *, workspace_id: int, election: Elect
             case_id=case.id, name=deadline.name, due_date=deadline.date, citation=deadline.citation,
             note=deadline.note, reading=deadline.reading, rolled_from=deadline.rolled_from,
             estimated=deadline.estimated, falls_on=deadline.falls_on))
-    for kind, name in notices_owed(session, contest, election.local_government.governing_body):
+    for kind, name in notices_owed(session, contest, governing_body_name(election.local_government.governing_body,
+                                                                     election.local_government.name)):
         session.add(Notice(case_id=case.id, recipient_kind=kind.value, recipient_name=name,
                            citation=AUTOMATIC_RECOUNT_MARGIN.citation))
     session.flush()

@@ -52,9 +52,14 @@ def harness(harness):
 
 
 # ---------------------------------------------------------------- setup through the services
-def counting_case(harness, *, paid: str = "400.00", cost: str = "400.00") -> tuple[int, dict]:
-    """A request by Sam Okafor in his own favor, approved, every (2)(b) step done, counting on paper by precinct."""
-    load_example(harness)
+def counting_case(harness, *, paid: str = "400.00", cost: str = "400.00",
+                  government: tuple[str, str] | None = None) -> tuple[int, dict]:
+    """A request by Sam Okafor in his own favor, approved, every (2)(b) step done, counting on paper by precinct;
+    `government` is (local government, governing body) when not the example's."""
+    if government:
+        load_example(harness, local_government=government[0], governing_body=government[1])
+    else:
+        load_example(harness)
     services = harness.services
     access.bootstrap_official(services, TEAM, OFFICIAL, reason="test")
     for user, role in ((STAFF, access.Role.STAFF), (VIEWER, access.Role.VIEWER)):
