@@ -20,6 +20,7 @@ import secrets
 from typing import Callable, Iterable
 
 from bot.web.observers_page import GONE_TEXT, gone_html, live_html, page_html
+from handlers.cards import refresh_card_views
 from services.observers.page import LinkState, certificate_for_observers, observer_state, record_view, short
 from services.services import Services
 from storage.db import Database
@@ -71,6 +72,7 @@ class ObserversEndpoint:
             found = record_view(self.services, token)
             if found.state is not LinkState.FOUND:
                 return self._refused(found.state, token, start_response, as_json=False)
+            self._show_views_on_card(found.case_id)
         found, state = observer_state(self.services, token)
         if state is None:
             return self._refused(found.state, token, start_response, as_json=False)
@@ -78,6 +80,16 @@ class ObserversEndpoint:
         body = page_html(state, token, nonce=nonce, poll_ms=self.poll_ms, version=state.version()).encode()
         log.info("observers' link %s: page served", short(token))
         return self._answer(start_response, "200 OK", "text/html; charset=utf-8", body, nonce=nonce)
+
+    def _show_views_on_card(self, case_id: int | None) -> None:
+        """The card counts the links' views: it is edited after each load (the page is served even if queueing
+        the edit fails; the next load or change of the case brings the card up to date)."""
+        if case_id is None:
+            return
+        try:
+            refresh_card_views(self.services, case_id)
+        except Exception:
+            log.exception("the card of case %s could not be queued for its observers' view count", case_id)
 
     def state(self, token: str, environ, start_response) -> Iterable[bytes]:
         found, state = observer_state(self.services, token)
