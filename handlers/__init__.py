@@ -27,6 +27,7 @@ def build_registry() -> Registry:
         tally_disagreement,
         tally_setup,
         tally_sheets,
+        withdrawals,
     )
 
     registry = Registry()
@@ -35,6 +36,7 @@ def build_registry() -> Registry:
     returns.register(registry)
     requests.register(registry)
     approvals.register(registry)
+    withdrawals.register(registry)
     cost.register(registry)
     cost_notice.register(registry)
     payments.register(registry)

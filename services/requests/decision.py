@@ -42,8 +42,11 @@ def may_decide(session: Session, workspace_id: int, user_id: str) -> bool:
     return user_id in request_deciders.deciders(session, workspace_id)
 
 
-def _already_decided(row: RecountRequestRow) -> AlreadyDecided:
+def already_decided(row: RecountRequestRow) -> AlreadyDecided:
     when = row.decided_at.astimezone(DENVER).strftime("%a %Y-%m-%d %H:%M %Z") if row.decided_at else "earlier"
+    if row.status == RequestStatus.WITHDRAWN.value:
+        return AlreadyDecided(words("The requester withdrew this request (recorded by ", Person(row.decided_by),
+                                    f", {when}); nothing was recorded now."))
     return AlreadyDecided(words(f"This request was already {row.status} by ", Person(row.decided_by),
                                 f" ({when}); your decision was not recorded."))
 
@@ -65,7 +68,7 @@ def check_decider(services: Services, *, team_id: str, request_id: int, actor: s
         if row is None or row.workspace_id != workspace.id:
             raise NotFound("That recount request does not exist in this office.")
         if row.status != RequestStatus.PENDING.value:
-            raise _already_decided(row)
+            raise already_decided(row)
         check = request_deciders.authorize(session, row, actor)
         return DeciderView(as_view(row), check.needs_reason)
 
@@ -125,7 +128,7 @@ def decide_request(services: Services, *, team_id: str, request_id: int, actor: 
                            .execution_options(synchronize_session=False))
         if won != 1:
             session.refresh(row)
-            raise _already_decided(row)
+            raise already_decided(row)
         session.refresh(row)
         seals.mark(session, row)  # the decision was written by the Core UPDATE above, unseen by the ORM
         if approve:
