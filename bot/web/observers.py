@@ -19,7 +19,7 @@ import re
 import secrets
 from typing import Callable, Iterable
 
-from bot.web.observers_page import GONE_TEXT, gone_html, live_html, page_html
+from bot.web.observers_page import GONE_TEXT, gone_html, live_html, live_note, page_html
 from handlers.cards import refresh_card_views
 from services.observers.page import LinkState, certificate_for_observers, observer_state, record_view, short
 from services.services import Services
@@ -77,7 +77,8 @@ class ObserversEndpoint:
         if state is None:
             return self._refused(found.state, token, start_response, as_json=False)
         nonce = secrets.token_urlsafe(16)
-        body = page_html(state, token, nonce=nonce, poll_ms=self.poll_ms, version=state.version()).encode()
+        body = page_html(state, token, nonce=nonce, poll_ms=self.poll_ms, version=state.version(),
+                         now=self.services.now()).encode()
         log.info("observers' link %s: page served", short(token))
         return self._answer(start_response, "200 OK", "text/html; charset=utf-8", body, nonce=nonce)
 
@@ -98,10 +99,12 @@ class ObserversEndpoint:
         version = state.version()
         etag = f'"{version}"'
         asked = [t.strip().removeprefix("W/") for t in environ.get("HTTP_IF_NONE_MATCH", "").split(",")]
+        note = live_note(state, self.services.now())
         if etag in asked or "*" in asked:
-            start_response("304 Not Modified", [("ETag", etag), *security_headers()])
+            start_response("304 Not Modified", [("ETag", etag), ("X-Live-Note", note), *security_headers()])
             return [b""]
-        body = json.dumps({"version": version, "html": live_html(state, token), "state": state.as_json()},
+        body = json.dumps({"version": version, "html": live_html(state, token), "state": state.as_json(),
+                           "note": note},
                           ensure_ascii=False).encode()
         return self._answer(start_response, "200 OK", "application/json; charset=utf-8", body, extra=[("ETag", etag)])
 
