@@ -54,6 +54,16 @@ def elected_text(completion: dict) -> str:
     return text
 
 
+def signer_prompt(case: CaseView) -> str | None:
+    """Before the certificates of election are made (6): the office has not named the official who signs them, so
+    their signature line would carry the title alone. Nothing for a ballot question, which certifies no one."""
+    if case.certificate_signer or case.contest_kind == "question":
+        return None
+    return (":pencil2: *No name for the certificates' signature line.* The certificates of election "
+            f"({cite('(6)')}) will carry only the official's title under the signature rule. Set the name first: "
+            "`/recount admin setting official-name Your Name`.")
+
+
 def _complete_button(case: CaseView) -> dict:
     confirm = None
     # A requested recount asks its actual cost in a modal first; notices owed (1) are listed in that modal too.
@@ -85,6 +95,7 @@ def _before(case: CaseView, view: CompletionView) -> list[dict]:
                    f"the recount not yet recorded as given ({cite('(1)')}): completing is refused until each is "
                    "recorded above, or done with your reason for completing without them.")]
           if case.notices_outstanding else []),
+        *([context(prompt)] if (prompt := signer_prompt(case)) else []),
         {"type": "actions", "elements": [_complete_button(case)]},
     ]
 
