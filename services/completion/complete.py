@@ -21,9 +21,10 @@ import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from rules.assistants import assistance_before_completion
 from rules.calendar import DENVER
 from rules.completion import CompletionDecision, complete_recount
 from rules.conflicts import CaseStep
@@ -67,6 +68,7 @@ from services.services import Services
 from services.wording import echoed
 from storage import audit
 from storage.models import (
+    AssistantRow,
     CaseKind,
     CaseStatus,
     Certificate,
@@ -212,6 +214,10 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
             amended = amended_contest(original, state)
         except TallyIncomplete as exc:
             raise UserError(f"Not every unit is tallied yet: {exc}") from None
+        assisted = assistance_before_completion(session.scalar(
+            select(func.count()).select_from(AssistantRow).where(AssistantRow.case_id == case.id)) or 0)
+        if assisted.outcome == "refused":  # (3): no reason overrides it, unlike a notice owed
+            raise UserError(assisted.reason)
         if len(" ".join((notices_reason or "").split())) > NOTICES_REASON_LIMIT:
             raise UserError(f"At most {NOTICES_REASON_LIMIT:,} characters here.", field="notices_reason")
         notices = notices_before_completion(owed_notices(case), reason=notices_reason)

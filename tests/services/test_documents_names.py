@@ -27,6 +27,7 @@ from services.returns.checking import check
 from services.returns.versions import import_returns
 from services.services import Services
 from storage.models import AuditEntry, Certificate, RecountCase, SurveyVersion
+from tests.support.assistants import record_an_assistant
 from tests.support.notices import give_all_notices
 
 TEAM, DEO = "T0SCRIPTS", "U0OFFICIAL"
@@ -59,6 +60,7 @@ def counted(services, contest: str, counts: dict[str, int]) -> int:
     outcome = check(services, team_id=TEAM, actor=DEO, settings=OfficeSettings())
     case_id = next(v.case_id for v in outcome.verdicts if v.decision.contest == contest)
     give_all_notices(services, workspace_id=services.workspace_id, case_id=case_id, actor=DEO)  # (1)
+    record_an_assistant(services, workspace_id=services.workspace_id, case_id=case_id, actor=DEO)  # (3)
     assert start_counting(services, workspace_id=services.workspace_id, case_id=case_id, actor=DEO)
     set_up_count(services, workspace_id=services.workspace_id, case_id=case_id, method="paper", units=None,
                  double_entry=False, actor=DEO)
