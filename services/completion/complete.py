@@ -246,9 +246,12 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
                         official_name=signer.official_name, consequence=NOT_COMPLETED)
         comparison = compare_with_original(original, amended)
         settlement = _settle_money(session, case, decision, cost, actor, now) if cost is not None else None
-        # No vote changed in any unit: the survey of returns stands; a new version would only repeat the last.
+        # No vote changed: the survey of returns stands; a new version would only repeat the last. Counted by other
+        # units than the survey's (machines against precincts), every unit "differs" while no vote changed: the
+        # totals say whether one did, and the survey keeps its own units (its precinct breakdown) when none did.
+        vote_changed = bool(comparison.changes) if comparison.same_units else any(comparison.total_changes.values())
         version = _amended_version(session, case, {u: dict(c) for u, c in amended.votes_by_unit.items()}, actor,
-                                   now) if comparison.changes else None
+                                   now) if vote_changed else None
 
         case.completion = {**to_jsonable(decision), "comparison": to_jsonable(comparison),
                            "notices_before_completion": notices.as_dict()}
