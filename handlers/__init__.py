@@ -10,6 +10,7 @@ def build_registry() -> Registry:
         assistants,
         canvass,
         certificates,
+        check,
         commands,
         completion,
         cost,
@@ -32,6 +33,7 @@ def build_registry() -> Registry:
 
     registry = Registry()
     commands.register(registry)
+    check.register(registry)
     notices.register(registry)
     returns.register(registry)
     requests.register(registry)

@@ -38,6 +38,7 @@ class Action(str, enum.Enum):
     REVOKE_OBSERVER_LINK = "observers.revoke"  # the card (value: the link's id)
     # --- returns from a file (handlers/returns_upload.py) ---
     RETURNS_UPLOAD_OPEN = "returns.upload_open"  # step 1 of /recount returns: switch to uploading a file
+    CHECK_ELECTION = "returns.check_election"  # an upload's record (value: the election): /recount check of it
 
 
 class Shortcut(str, enum.Enum):

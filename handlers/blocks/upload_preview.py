@@ -12,6 +12,7 @@ from handlers.blocks.common import (
     MESSAGE_BLOCKS_LIMIT,
     MODAL_BLOCKS_LIMIT,
     SECTION_TEXT_LIMIT,
+    button,
     chunks,
     clip,
     context,
@@ -22,7 +23,7 @@ from handlers.blocks.common import (
 )
 from handlers.blocks.inputs import HINT_LIMIT
 from handlers.blocks.upload_form import TITLE, file_input, problems_text
-from handlers.ids import Block, View
+from handlers.ids import Action, Block, View
 from handlers.slack_text import channel_link, mention
 from rules.contest import Undecided
 from rules.corrections import CITATION as CORRECTION_CITATION
@@ -206,8 +207,8 @@ def saved_modal(saved: Saved, *, channel_id: str | None) -> dict:
     else:
         where = f" I posted the record in {channel_link(channel_id)}." if channel_id else " I sent you the record."
         text = (f":white_check_mark: *{esc(saved.file_name)}* saved as survey version {saved.version} of "
-                f"*{esc(saved.election_name)}* ({saved.contests} contests).{where} `/recount check` applies the ½ of "
-                "1% test and opens a recount case for each contest inside the margin.")
+                f"*{esc(saved.election_name)}* ({saved.contests} contests).{where} *Check this election* on it "
+                "applies the ½ of 1% test and opens a recount case for each contest inside the margin.")
     return modal(TITLE, [section(text)], callback_id=View.MESSAGE.value, close="Close")
 
 
@@ -225,13 +226,18 @@ def saved_message(saved: Saved, actor: str) -> tuple[str, list[dict]]:
         blocks.append(context(clip(f"Changed from version {saved.version - 1}: {changed}{carried}",
                                    SECTION_TEXT_LIMIT)))
     verdicts = chunks([verdict_line(d) for d in decisions])
-    room = MESSAGE_BLOCKS_LIMIT - len(blocks) - 2
+    room = MESSAGE_BLOCKS_LIMIT - len(blocks) - 3  # the "more" line, the source line and the button
     blocks += [section(c) for c in verdicts[:room]]
     if len(verdicts) > room:
         blocks.append(context("More contests than one message holds; `/recount check` lists them all."))
     blocks.append(context(
-        f"{esc(format_name(saved.source_format))} · sha256 {saved.sha256[:12]}… · `/recount check` opens the recount "
-        "cases (C.R.S. 1-13.5-1306(1))", f"{esc(saved.election_name)} · {day(saved.election_date)}"))
+        f"{esc(format_name(saved.source_format))} · sha256 {saved.sha256[:12]}… · *Check this election* opens its "
+        "recount cases (C.R.S. 1-13.5-1306(1)); `/recount check` checks the latest election day",
+        f"{esc(saved.election_name)} · {day(saved.election_date)}"))
+    # The check of this election, whatever its day: `/recount check` takes the latest day's elections, and an
+    # older election uploaded afterwards is not among them.
+    blocks.append({"type": "actions", "elements": [
+        button("Check this election", Action.CHECK_ELECTION.value, str(saved.election_id), style="primary")]})
     return clip(text, 3000), blocks
 
 

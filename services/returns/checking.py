@@ -19,7 +19,7 @@ from rules.verdicts import decide_contest
 from services.errors import NotFound
 from services.office.access import ensure_workspace
 from services.office.office_settings import OfficeSettings
-from services.returns.versions import rules_contests
+from services.returns.versions import require_election, rules_contests
 from services.services import Services
 from services.wording import echoed
 from storage import audit
@@ -74,6 +74,15 @@ def _latest_day(session: Session, workspace_id: int) -> list[tuple[Election, Sur
     if not found:
         raise NotFound(f"{elections[0].name} has no survey of returns yet. Enter it with `/recount returns`.")
     return found
+
+
+def _one_election(session: Session, workspace_id: int, election_id: int) -> list[tuple[Election, SurveyVersion]]:
+    """One election of the office, whatever its day, with its newest version."""
+    election = require_election(session, workspace_id, election_id)
+    version = latest_version(session, election.id)
+    if version is None:
+        raise NotFound(f"{election.name} has no survey of returns yet. Enter it with `/recount returns`.")
+    return [(election, version)]
 
 
 def _joined(names: list[str]) -> str:
@@ -132,13 +141,15 @@ def _open_automatic_case(session: Session, *, workspace_id: int, election: Elect
 
 
 def check(services: Services, *, team_id: str, actor: str, settings: OfficeSettings,
-          contest_name: str | None = None) -> CheckOutcome:
+          contest_name: str | None = None, election_id: int | None = None) -> CheckOutcome:
     """Check one contest (by name) or every contest of every election of the latest election day; open cases as
-    (1) requires. Each case's notice to the governing body names its own election's body."""
+    (1) requires. Each case's notice to the governing body names its own election's body. `election_id`: that
+    election instead of the latest day's (an older election just uploaded: its upload's *Check this election*)."""
     now = services.now()
     with services.db.transaction() as session:
         workspace = ensure_workspace(session, team_id, actor=actor)
-        day = _latest_day(session, workspace.id)
+        day = _one_election(session, workspace.id, election_id) if election_id is not None \
+            else _latest_day(session, workspace.id)
         wanted = None
         if contest_name:
             found = [(e, v, c) for e, v in day if (c := find_contest(session, e.id, contest_name)) is not None]
