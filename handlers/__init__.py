@@ -10,6 +10,7 @@ def build_registry() -> Registry:
         assistants,
         canvass,
         certificates,
+        check,
         commands,
         completion,
         cost,
@@ -27,14 +28,17 @@ def build_registry() -> Registry:
         tally_disagreement,
         tally_setup,
         tally_sheets,
+        withdrawals,
     )
 
     registry = Registry()
     commands.register(registry)
+    check.register(registry)
     notices.register(registry)
     returns.register(registry)
     requests.register(registry)
     approvals.register(registry)
+    withdrawals.register(registry)
     cost.register(registry)
     cost_notice.register(registry)
     payments.register(registry)

@@ -14,7 +14,7 @@ from slack_sdk import WebClient
 from sqlalchemy import select
 
 from handlers.blocks.case_card import case_card, case_text
-from handlers.slack_io.outbox import enqueue, wake_on_commit
+from handlers.slack_io.outbox import enqueue, enqueue_latest, wake_on_commit
 from handlers.slack_io.posting import Unconfirmed, post_once
 from handlers.slack_text import fallback
 from services.conduct import cases
@@ -98,6 +98,23 @@ def refresh_card(services: Services, case: CaseView) -> None:
     if _has_card(case):
         queue_call(services, "chat.update", {"channel": case.channel_id, "ts": case.card_ts, "text": case_text(case),
                                          "blocks": case_card(case)}, team_id=case.team_id)
+
+
+def refresh_card_views(services: Services, case_id: int) -> None:
+    """An observers' page was loaded: the card shows the links' view counts as the database has them. Loads are
+    not Slack actions and can come in bursts (an observer reloading), so one edit of the card waits at a time:
+    a waiting one takes the newer card rather than a second edit being queued."""
+    case = cases.case_view(services, case_id)
+    if not _has_card(case):
+        return
+    payload = {"channel": case.channel_id, "ts": case.card_ts, "text": case_text(case), "blocks": case_card(case)}
+    with services.db.transaction() as session:
+        workspace_id = session.scalar(select(Workspace.id).where(Workspace.slack_team_id == case.team_id))
+        if workspace_id is None:
+            return
+        enqueue_latest(session, method="chat.update", payload=payload, workspace_id=workspace_id,
+                       same=("channel", "ts"), now=services.now())
+        wake_on_commit(session, services.outbox_wake)
 
 
 def post_in_thread(services: Services, case: CaseView, text: str, blocks: list[dict] | None = None) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+from typing import Any
 
 from slack_sdk.errors import SlackApiError
 
@@ -17,6 +18,8 @@ from handlers.slack_text import esc, outgoing
 from handlers.subcommands import SUBCOMMANDS, split_args
 from services.completion.case_record import build_case_record
 from services.documents.case_record_pdf import case_record_pdf
+from services.documents.glyphs import missing_in
+from services.documents.record_words import SLACK_USER
 from services.errors import UserError
 from services.wording import echoed
 from storage.models import Role
@@ -31,6 +34,38 @@ def parse_case_number(text: str) -> int:
         raise UserError(f"“{echoed(text)}” is not a case number: write it like `/recount record 12` (the number is at "
                         "the foot of the case card).")
     return int(cleaned)
+
+
+MAX_PEOPLE = 60  # users.info calls for one record: the people who acted on one case are far fewer
+
+
+def _user_ids(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value} if SLACK_USER.match(value) else set()
+    if isinstance(value, dict):
+        return set().union(*(_user_ids(v) for v in value.values())) if value else set()
+    if isinstance(value, list):
+        return set().union(*(_user_ids(v) for v in value)) if value else set()
+    return set()
+
+
+def with_people(client, record: dict) -> dict:
+    """The record with `people`: each Slack user it names, by the name Slack shows for them now (their full name,
+    else their display name: a court reads "Dana Whitfield", not a handle), so the printed record names people
+    rather than ids. A name the PDF's fonts cannot print, or a
+    person Slack will not describe, is left out: the record then says "Slack user <id>"."""
+    people: dict[str, str] = {}
+    for user_id in sorted(_user_ids(record))[:MAX_PEOPLE]:
+        try:
+            user = client.users_info(user=user_id)["user"]
+        except SlackApiError:
+            continue
+        profile = user.get("profile") or {}
+        name = " ".join(str(profile.get("real_name") or user.get("real_name") or profile.get("display_name")
+                            or "").split())
+        if name and not missing_in([("name", name)]):
+            people[user_id] = name
+    return {**record, "people": people}
 
 
 def record_files(record: dict) -> list[dict]:
@@ -64,7 +99,8 @@ def record_command(ix: Interaction, args: str) -> None:
     if len(parts) > 2 or (len(parts) == 2 and not here):
         raise UserError(f"Usage: `{USAGE}`.")
     case_id = parse_case_number(parts[0])
-    record = build_case_record(ix.services, case_id=case_id, workspace_id=ix.member.workspace_id)
+    record = with_people(ix.client, build_case_record(ix.services, case_id=case_id,
+                                                      workspace_id=ix.member.workspace_id))
     files, comment = record_files(record), outgoing(_comment(record))
     if here and ix.channel_id:
         try:

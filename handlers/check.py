@@ -7,7 +7,9 @@ from slack_sdk.errors import SlackApiError
 
 from handlers.blocks.verdicts import all_verdicts, one_verdict, verdict_text
 from handlers.cards import CardUnconfirmed, post_case_card
+from handlers.ids import Action
 from handlers.interaction import Interaction
+from handlers.registry import Registry
 from handlers.slack_io.outbox import CHANNEL_REFUSED
 from handlers.slack_io.posting import PostQueued, post_now, queue_in_thread_of
 from handlers.slack_text import fallback
@@ -23,9 +25,25 @@ log = logging.getLogger("recount_bot.check")
                  summary="Check the latest survey of returns for automatic recounts (1306(1)); a contest inside "
                          "the margin opens a recount case.")
 def check_command(ix: Interaction, args: str) -> None:
+    run_check(ix, contest_name=args.strip().strip('"') or None)
+
+
+def register(registry: Registry) -> None:
+    registry.action(Action.CHECK_ELECTION.value, needs=Role.STAFF)(check_election_clicked)
+
+
+def check_election_clicked(ix: Interaction) -> None:
+    """*Check this election* on an upload's record: the check of that election, whatever its day (an older
+    election uploaded after a later one is not the latest day's, which `/recount check` takes). After Slack has its
+    answer: the check posts several messages."""
+    election_id = int(ix.body["actions"][0]["value"])
+    ix.later(lambda: run_check(ix, election_id=election_id))
+
+
+def run_check(ix: Interaction, *, contest_name: str | None = None, election_id: int | None = None) -> None:
     outcome = checking.check(ix.services, team_id=ix.team_id, actor=ix.user_id, settings=ix.member.settings,
-                             contest_name=args.strip().strip('"') or None)
-    if args.strip() and outcome.verdicts:
+                             contest_name=contest_name, election_id=election_id)
+    if contest_name and outcome.verdicts:
         messages = [one_verdict(outcome, outcome.verdicts[0], checked_by=ix.user_id)]
     else:
         messages = all_verdicts(outcome, checked_by=ix.user_id)

@@ -13,6 +13,7 @@ class Action(str, enum.Enum):
     # requested recounts (1306(2))
     APPROVE_REQUEST = "request.approve"
     REJECT_REQUEST = "request.reject"
+    WITHDRAW_REQUEST = "request.withdraw"  # the request's card (value: request): the requester took it back
     DETERMINE_COST = "case.cost"
     RECORD_COST_NOTICE = "case.cost_notice"
     RECORD_PAYMENT = "case.payment"
@@ -38,6 +39,7 @@ class Action(str, enum.Enum):
     # --- returns from a file (handlers/returns_upload.py) ---
     RETURNS_UPLOAD_OPEN = "returns.upload_open"  # step 1 of /recount returns: switch to uploading a file
     RETURNS_UPLOAD_BACK = "returns.upload_back"  # the preview: back to the form, with everything typed kept
+    CHECK_ELECTION = "returns.check_election"  # an upload's record (value: the election): /recount check of it
 
 
 class Shortcut(str, enum.Enum):
@@ -55,6 +57,7 @@ class View(str, enum.Enum):
     REQUEST_PICK = "request.pick"
     REQUEST_ENTER = "request.enter"
     REQUEST_DECISION = "request.decision"
+    REQUEST_WITHDRAWAL = "request.withdrawal"
     COST = "case.cost"
     COST_NOTICE = "case.cost_notice"
     PAYMENT = "case.payment"
@@ -118,6 +121,7 @@ class Block(str, enum.Enum):
     REQUEST_REFERENCE = "request.reference"
     REQUEST_REQUESTER_USER = "request.requester_user"
     REQUEST_NOTE = "request.note"  # the decision's note
+    REQUEST_WITHDRAWAL_NOTE = "request.withdrawal_note"  # how the requester withdrew the request
     REQUEST_OWN_REASON = "request.own_reason"  # why an official decides a request they entered (one-person office)
     # --- cost, payments, canvass (handlers/cost.py, handlers/cost_notice.py, handlers/payments.py,
     #     handlers/canvass.py): add "cost.*", "payment.*", "canvass.*" ids here ---

@@ -23,7 +23,7 @@ from handlers.blocks.returns_modal import (
     pick_modal,
     target_of,
 )
-from handlers.cards import as_one_unit, post_in_thread, queue_call
+from handlers.cards import as_one_unit, post_in_thread, queue_call, refresh_card
 from handlers.ids import Block, View
 from handlers.interaction import Interaction, errors_on_fields
 from handlers.registry import Registry
@@ -238,7 +238,9 @@ def _note_in_case_thread(ix: Interaction, result: returns_entry.EntryResult) -> 
         return
     case = cases.case_view(ix.services, result.case_id)
     if case.card_ts:
-        post_in_thread(ix.services, case, case_thread_note(result, ix.user_id, case_version=case.returns_version))
+        opened_on = result.followed.before if result.followed else case.returns_version
+        post_in_thread(ix.services, case, case_thread_note(result, ix.user_id, case_version=opened_on))
+        refresh_card(ix.services, case)  # the version it follows, and the comparison with it
 
 
 def _announce(ix: Interaction, result: returns_entry.EntryResult, *, channel_id: str | None) -> None:

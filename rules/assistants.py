@@ -227,3 +227,24 @@ def review_assistants(assistants: Sequence[Assistant], *, abstract_preparers: Se
                 f"(total {money_str(total_pay)})."),
         numbers={"assistants": len(assistants), **counts, "total_compensation": total_pay},
     )]
+
+
+# Completing a recount no one is recorded as assisting: (3) says the official "shall be assisted by those persons
+# who assisted in preparing the official abstract of votes" (or others appointed when they cannot). A recount
+# with no assistant on record cannot show it was conducted as (3) requires, so completion waits for them.
+NO_ASSISTANTS_REASON = (
+    "Not completed: no one is recorded as assisting in the recount. Under {citation} the designated election "
+    "official “shall be assisted by those persons who assisted in preparing the official abstract of votes” (or, "
+    "if they cannot participate, by others appointed as provided in 1-13.5-1301). Record who assisted with "
+    "*Assistants* on the card, then complete.")
+
+
+def assistance_before_completion(assistants: int) -> Decision:
+    """(3) before completion: "ok" when at least one assistant is recorded for the recount, else "refused"."""
+    if assistants < 0:
+        raise ValueError("a number of assistants is never negative")
+    if assistants:
+        return Decision(outcome="ok", citation=CITATION, numbers={"assistants": assistants},
+                        reason=f"{assistants} assistant{'' if assistants == 1 else 's'} recorded as assisting ({CITATION}).")
+    return Decision(outcome="refused", citation=CITATION, numbers={"assistants": 0},
+                    reason=NO_ASSISTANTS_REASON.format(citation=CITATION))

@@ -9,7 +9,7 @@ certificate to such candidate."
 
 `complete_recount` compares the survey of returns with the amended count and says: who won before
 and after, whether the result changed, whom to certify, whom to notify, and the two facts (2)(d)
-turns on (reversed in favour of the requester; amended count within the (1) margin), so the
+turns on (reversed in favor of the requester; amended count within the (1) margin), so the
 settlement can decide the refund without recomputing anything.
 
 Readings (the text is silent; each is applied on purpose):
@@ -26,11 +26,11 @@ Readings (the text is silent; each is applied on purpose):
 - "The result changed" (and (2)(f)'s "does not change the result") means the winners differ: the set
   of candidates elected, or the leading choice of a question; a tie pending lot counts as a different
   result from a clear win, either way round.
-- "Reversed in favour of the interested party that requested the recount" ((2)(d)) is judged on the
+- "Reversed in favor of the interested party that requested the recount" ((2)(d)) is judged on the
   choice named in the request: it was not a winner (not leading, for a question) before the recount
   and is after. A tie left for the lot is not a reversal; (2)(d)'s other limb (the amended count is
   within the (1) margin) covers it, since a tie is always within it. With no requested choice the
-  recount was not requested in anyone's favour and the value is None.
+  recount was not requested in anyone's favor and the value is None.
 - The amended count is checked against (1) with the same multi-seat reading as the original check.
 """
 from __future__ import annotations
@@ -102,7 +102,7 @@ class CompletionDecision(Decision):
     winners_before: tuple[str, ...]
     winners_after: tuple[str, ...]
     outcome_changed: bool
-    reversed_in_favor_of_requester: bool | None  # None when the recount was not requested in a choice's favour
+    reversed_in_favor_of_requester: bool | None  # None when the recount was not requested in a choice's favor
     amended_within_margin: bool
     amended_margin: MarginDecision
     certificates: tuple[str, ...]  # candidates to certify and deliver a certificate to; () for a question
@@ -135,7 +135,7 @@ def complete_recount(
     if original.seats != amended.seats or original.kind != amended.kind:
         raise ValueError(f"{original.name}: the amended count has different seats or kind from the survey of returns")
     if requested_in_favor_of is not None and requested_in_favor_of not in original.choices:
-        raise ValueError(f"{original.name}: the recount was requested in favour of {requested_in_favor_of!r}, "
+        raise ValueError(f"{original.name}: the recount was requested in favor of {requested_in_favor_of!r}, "
                          f"which is not a choice in this contest")
     if not isinstance(governing_body, str) or not governing_body.strip():
         raise ValueError("notice of the results goes to the governing body: name it")
@@ -192,11 +192,11 @@ def complete_recount(
     if requested_in_favor_of is not None:
         limbs = []
         if reversed_for:
-            limbs.append(f"reversed in favour of {requested_in_favor_of}")
+            limbs.append(f"reversed in favor of {requested_in_favor_of}")
         if within:
             limbs.append(f"amended count within the {trigger} margin")
         requested = (f"; {refund}: {' and '.join(limbs)}" if limbs
-                     else f"; {refund}: not reversed in favour of {requested_in_favor_of}, amended count outside the "
+                     else f"; {refund}: not reversed in favor of {requested_in_favor_of}, amended count outside the "
                           f"{trigger} margin")
     reason = (f"{name}: {verdict} — {standing}{moved}; {certify}; notify {governing_body} of the results"
               f"{requested}.")
@@ -211,7 +211,7 @@ def complete_recount(
     if is_question and after.tied:
         readings.append(TIED_QUESTION_READING)
     if requested_in_favor_of is not None:
-        readings.append("reversed in favour of the requester: the requested choice did not win before and wins after")
+        readings.append("reversed in favor of the requester: the requested choice did not win before and wins after")
 
     outcome = (CompletionOutcome.TIE_BY_LOT if tie else
                CompletionOutcome.CHANGED if outcome_changed else CompletionOutcome.CONFIRMED).value

@@ -17,7 +17,7 @@ twenty-two days after" the election, and "only once".
 numbers["problems"]):
 
 1. interested party  -> "refused_not_interested_party"
-2. the request itself (requester named, in favour of a choice of this contest) -> "refused_invalid"; not notarized
+2. the request itself (requester named, in favor of a choice of this contest) -> "refused_invalid"; not notarized
    where the law requires it -> "refused_not_notarized"
 3. once only, where the law says so -> "refused_once_only"
 4. not already automatic -> "refused_automatic"
@@ -29,7 +29,7 @@ Readings (each named in the decision):
 - A candidate asks in their own favor and an issue committee or petition representative in favor of the side it
   supports, so for them `in_favor_of` must be that choice (left out, it is taken to be that choice): the refund's
   "reversed in favor of the interested party that requested the recount" is then decided against the right choice.
-- An eligible elector need not name a choice it favours (1306(2)(a) asks only for "a written request for a
+- An eligible elector need not name a choice it favors (1306(2)(a) asks only for "a written request for a
   recount"): the refund then follows rules.settlement.NoChoiceRefund (NO_FAVORED_CHOICE_READING).
 - Whether the person is who they say (the eligible elector, the registered committee, the candidate's party) is a
   fact the official verifies; the bot decides on what the request states.
@@ -69,7 +69,7 @@ OWN_FAVOR_READING = (
     "requester's favor)"
 )
 NO_FAVORED_CHOICE_READING = (
-    "an eligible elector need not name a choice it favours ((2)(a) asks only for a written request for a "
+    "an eligible elector need not name a choice it favors ((2)(a) asks only for a written request for a "
     "recount); the request names none, so (2)(d)'s refund follows the no-choice refund reading"
 )
 NO_CHOICE_LABEL = "no choice named (optional for an eligible elector, C.R.S. 1-13.5-1306(2)(a))"
@@ -77,7 +77,7 @@ COUNTED_EARLIER = frozenset({"accepted", "pending", "withdrawn"})
 
 
 def favored_label(in_favor_of: str | None) -> str:
-    """The choice a request favours as a clerk reads it; a request that named none says so."""
+    """The choice a request favors as a clerk reads it; a request that named none says so."""
     return in_favor_of if isinstance(in_favor_of, str) and in_favor_of.strip() else NO_CHOICE_LABEL
 
 
@@ -201,7 +201,7 @@ def _party_problems(request: RecountRequest, kind: PartyKind | None, contest: Co
 
 def _form_problems(request: RecountRequest, kind: PartyKind | None, own: str | None, contest: Contest,
                    law: LawProfile, readings: list[str]) -> tuple[list[dict[str, str]], str | None]:
-    """The request itself: named, notarized where the law says, in favour of the right choice."""
+    """The request itself: named, notarized where the law says, in favor of the right choice."""
     citation = law.requesting.provision.citation
     problems: list[dict[str, str]] = []
     name = request.requester_name.strip() if isinstance(request.requester_name, str) else ""
@@ -352,7 +352,7 @@ def _accepted_reason(name: str, requester: Requester, own: str | None, in_favor_
                    f"{margin.max_margin_for_recount:,}), so no automatic recount")
     else:
         why_not = "the contest is uncontested, so no automatic recount"
-    favoring = f"in favor of {in_favor_of}" if in_favor_of is not None else "naming no choice it favours"
+    favoring = f"in favor of {in_favor_of}" if in_favor_of is not None else "naming no choice it favors"
     notarized = ", notarized," if law.requesting.notarized is not None else ""
     return (f"Accepted: {name}, {as_who}, requests{notarized} a recount of {contest.name} {favoring}; received "
             f"{short_day(request.received_on)}, {window}; {why_not} — the recount is at the requester's expense.")

@@ -1,7 +1,7 @@
 """Who owes whom once a requested recount is done, under the election's law (1-13.5-1306(2)(c), (2)(d) and (2)(f)
 by default; 31-10-1207(2); 1-10.5-106(2)).
 
-The refund is the same in all three laws (reversed in the requester's favour, or the amended count within the
+The refund is the same in all three laws (reversed in the requester's favor, or the amended count within the
 automatic margin). What is left of a deposit when no refund is due differs (`LawProfile.leftover`): 1306(2)(f)
 returns it to the requester; 31-10-1207 is silent and the bot returns it by reading; the 2022 text of 1-10.5-106(2)
 pays "any escrow amounts not refunded" to the election officials who conducted the recount (UNUSED_TO_OFFICIALS,
@@ -27,11 +27,11 @@ Order of the tests, first match wins:
    the funds only "for payment of all expenses" and nothing authorises keeping a surplus.
 4. Paid exactly the actual cost -> SETTLED.
 
-A request need not name a choice it favours: (2)(a) asks none of an eligible elector. Without one, (2)(d)'s
+A request need not name a choice it favors: (2)(a) asks none of an eligible elector. Without one, (2)(d)'s
 first limb ("reversed in favor of the interested party that requested the recount") is a reading
-(`NoChoiceRefund`, default MARGIN_ONLY): no side was named, so no reversal is in the requester's favour and only
+(`NoChoiceRefund`, default MARGIN_ONLY): no side was named, so no reversal is in the requester's favor and only
 the second limb (the amended count within (1)'s margin) refunds; ANY_CHANGE reads any change of the result as
-in the requester's favour (they asked for the count to be right, and it was not).
+in the requester's favor (they asked for the count to be right, and it was not).
 
 Money conservation, checked by the tests: without a refund, what the requester ends up paying,
 paid - deposit_return + balance_due, is exactly the actual cost; with a refund it is zero.
@@ -66,7 +66,7 @@ CHANGED_RESULT_SURPLUS_READING = (
 
 class NoChoiceRefund(str, enum.Enum):
     """What (2)(d)'s "reversed in favor of the interested party that requested the recount" means when the request
-    named no choice it favours (an eligible elector need not, (2)(a))."""
+    named no choice it favors (an eligible elector need not, (2)(a))."""
 
     MARGIN_ONLY = "margin-only"
     ANY_CHANGE = "any-change"
@@ -74,10 +74,10 @@ class NoChoiceRefund(str, enum.Enum):
     @property
     def reading(self) -> str:
         if self is NoChoiceRefund.MARGIN_ONLY:
-            return ("no-choice refund, margin-only (default): the request named no choice it favours, so no result "
+            return ("no-choice refund, margin-only (default): the request named no choice it favors, so no result "
                     "is reversed in the requester's favor; (2)(d) refunds only when the amended count is within "
                     "(1)'s margin")
-        return ("no-choice refund, any-change (option): the request named no choice it favours; any change of the "
+        return ("no-choice refund, any-change (option): the request named no choice it favors; any change of the "
                 "result counts as reversed in the requester's favor under (2)(d)")
 
 
@@ -127,7 +127,7 @@ def settle(
     law: LawProfile = DEFAULT_LAW,
 ) -> Settlement:
     """Settle a requested recount's money under `law`. Amounts are Decimal cents (text and ints are parsed; floats
-    refused). `reversed_in_favor_of_requester` None: the request named no choice it favours; `no_choice_refund`
+    refused). `reversed_in_favor_of_requester` None: the request named no choice it favors; `no_choice_refund`
     reads it."""
     paid = money(paid, field="paid")
     actual_cost = money(actual_cost, field="actual_cost")
@@ -199,7 +199,7 @@ def _leftover(make, law: LawProfile, paid: Decimal, actual_cost: Decimal, change
         return make(SettlementOutcome.RETURN_UNUSED, cite_, reason, deposit_return=unused, reading=leftover.reading)
     if changed:
         reason = (f"{short} by the default reading: the result changed, but not in favor of the requester"
-                  f"{' (the request named no choice it favours)' if no_choice else ''}; {spent} — return the unused "
+                  f"{' (the request named no choice it favors)' if no_choice else ''}; {spent} — return the unused "
                   f"{format_money(unused)}.")
         return make(SettlementOutcome.RETURN_UNUSED, cite_, reason, deposit_return=unused,
                     reading=CHANGED_RESULT_SURPLUS_READING)

@@ -19,7 +19,8 @@ import re
 import secrets
 from typing import Callable, Iterable
 
-from bot.web.observers_page import GONE_TEXT, gone_html, live_html, page_html
+from bot.web.observers_page import GONE_TEXT, gone_html, live_html, live_note, page_html
+from handlers.cards import refresh_card_views
 from services.observers.page import LinkState, certificate_for_observers, observer_state, record_view, short
 from services.services import Services
 from storage.db import Database
@@ -71,13 +72,25 @@ class ObserversEndpoint:
             found = record_view(self.services, token)
             if found.state is not LinkState.FOUND:
                 return self._refused(found.state, token, start_response, as_json=False)
+            self._show_views_on_card(found.case_id)
         found, state = observer_state(self.services, token)
         if state is None:
             return self._refused(found.state, token, start_response, as_json=False)
         nonce = secrets.token_urlsafe(16)
-        body = page_html(state, token, nonce=nonce, poll_ms=self.poll_ms, version=state.version()).encode()
+        body = page_html(state, token, nonce=nonce, poll_ms=self.poll_ms, version=state.version(),
+                         now=self.services.now()).encode()
         log.info("observers' link %s: page served", short(token))
         return self._answer(start_response, "200 OK", "text/html; charset=utf-8", body, nonce=nonce)
+
+    def _show_views_on_card(self, case_id: int | None) -> None:
+        """The card counts the links' views: it is edited after each load (the page is served even if queueing
+        the edit fails; the next load or change of the case brings the card up to date)."""
+        if case_id is None:
+            return
+        try:
+            refresh_card_views(self.services, case_id)
+        except Exception:
+            log.exception("the card of case %s could not be queued for its observers' view count", case_id)
 
     def state(self, token: str, environ, start_response) -> Iterable[bytes]:
         found, state = observer_state(self.services, token)
@@ -86,10 +99,12 @@ class ObserversEndpoint:
         version = state.version()
         etag = f'"{version}"'
         asked = [t.strip().removeprefix("W/") for t in environ.get("HTTP_IF_NONE_MATCH", "").split(",")]
+        note = live_note(state, self.services.now())
         if etag in asked or "*" in asked:
-            start_response("304 Not Modified", [("ETag", etag), *security_headers()])
+            start_response("304 Not Modified", [("ETag", etag), ("X-Live-Note", note), *security_headers()])
             return [b""]
-        body = json.dumps({"version": version, "html": live_html(state, token), "state": state.as_json()},
+        body = json.dumps({"version": version, "html": live_html(state, token), "state": state.as_json(),
+                           "note": note},
                           ensure_ascii=False).encode()
         return self._answer(start_response, "200 OK", "application/json; charset=utf-8", body, extra=[("ETag", etag)])
 

@@ -24,7 +24,9 @@ td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 #live-note{position:sticky;top:0;background:#f3f3f3;padding:.3rem .6rem;border-radius:.3rem}
 """
 
-# Polls state.json every data-poll-ms with If-None-Match; 304 keeps the page; 410/404 stops and says why.
+# Polls state.json every data-poll-ms with If-None-Match; 304 keeps the page; 410/404 stops and says why. The note
+# on top is the server's (`live_note`, in Colorado time, in the JSON or the 304's X-Live-Note header): the
+# observer's own clock and time zone are not the recount's.
 SCRIPT = """
 (function () {
   var body = document.body, live = document.getElementById('live'), note = document.getElementById('live-note');
@@ -36,7 +38,7 @@ SCRIPT = """
     fetch(url, {headers: {'If-None-Match': '"' + body.getAttribute('data-version') + '"'}, cache: 'no-store',
                 credentials: 'omit', referrerPolicy: 'no-referrer'})
       .then(function (r) {
-        if (r.status === 304) { say('Live. Last checked ' + new Date().toLocaleTimeString() + '.'); later(); return; }
+        if (r.status === 304) { say(r.headers.get('X-Live-Note') || note.textContent); later(); return; }
         if (r.status === 410 || r.status === 404) {
           body.setAttribute('data-state', 'gone');
           return r.json().then(function (b) { say(b.message); }, function () { say('This link no longer works.'); });
@@ -45,7 +47,7 @@ SCRIPT = """
         return r.json().then(function (s) {
           live.innerHTML = s.html;  /* escaped by the server, as the first page was */
           body.setAttribute('data-version', s.version);
-          say('Live. Updated ' + new Date().toLocaleTimeString() + '.');
+          say(s.note);
           later();
         });
       })
@@ -67,6 +69,17 @@ def name(value: str) -> str:
 
 def when(moment: dt.datetime) -> str:
     return h(moment.astimezone(DENVER).strftime("%a %Y-%m-%d %H:%M %Z"))
+
+
+def live_note(state: ObserverState, now: dt.datetime) -> str:
+    """The line on top of the page: whether the recount is still going on, and when the page last checked, in
+    Colorado time. Plain ASCII: it also travels in an HTTP header."""
+    checked = now.astimezone(DENVER).strftime("%H:%M %Z")
+    if state.completed_at is not None:
+        done = state.completed_at.astimezone(DENVER).strftime("%a %Y-%m-%d %H:%M %Z")
+        return (f"The recount is complete (completed {done}). This page still shows the certificates and notices "
+                f"as the office records them. Last checked {checked}.")
+    return f"Live: the recount is under way. Last checked {checked}."
 
 
 def day(date: dt.date) -> str:
@@ -151,7 +164,8 @@ def live_html(state: ObserverState, token: str) -> str:
     return "".join(parts)
 
 
-def page_html(state: ObserverState, token: str, *, nonce: str, poll_ms: int, version: str) -> str:
+def page_html(state: ObserverState, token: str, *, nonce: str, poll_ms: int, version: str,
+              now: dt.datetime) -> str:
     kind = "Automatic recount" if state.kind == "automatic" else "Requested recount"
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex, nofollow">
@@ -164,7 +178,7 @@ def page_html(state: ObserverState, token: str, *, nonce: str, poll_ms: int, ver
 <p class=note>Affected candidates and issue committees may be present during and observe the recount
 ({h(CITATION)}). This page shows it as the office records it, and updates itself while it is open. The link
 works until {when(state.link_expires_at)} unless the office revokes it.</p>
-<p id=live-note aria-live="polite">Live.</p>
+<p id=live-note aria-live="polite">{h(live_note(state, now))}</p>
 <main id=live>{live_html(state, token)}</main>
 <script nonce="{h(nonce)}">{SCRIPT}</script>
 </body></html>

@@ -6,6 +6,7 @@ import datetime as dt
 
 from handlers.blocks.case_card import RECIPIENT_LABEL
 from handlers.blocks.common import context, esc, metadata, modal, section
+from handlers.blocks.completion_section import signer_prompt
 from handlers.blocks.cost_modal import amount_input, received_on_input
 from handlers.blocks.inputs import moment_input, select_input, text_input, word_options
 from handlers.ids import Block, View
@@ -79,6 +80,8 @@ def complete_modal(case: CaseView) -> dict:
                     f"certificates of election ({cite('(6)')}). It cannot be undone."),
         ]
     blocks += _notices_blocks(case)
+    if prompt := signer_prompt(case):
+        blocks.append(section(prompt))
     return modal("Complete the recount", blocks, callback_id=View.COMPLETE.value, submit="Complete",
                  private_metadata=metadata({"case_id": case.id}))
 

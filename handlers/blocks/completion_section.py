@@ -54,17 +54,43 @@ def elected_text(completion: dict) -> str:
     return text
 
 
+def signer_prompt(case: CaseView) -> str | None:
+    """Before the certificates of election are made (6): the office has not named the official who signs them, so
+    their signature line would carry the title alone. Nothing for a ballot question, which certifies no one."""
+    if case.certificate_signer or case.contest_kind == "question":
+        return None
+    return (":pencil2: *No name for the certificates' signature line.* The certificates of election "
+            f"({cite('(6)')}) will carry only the official's title under the signature rule. Set the name first: "
+            "`/recount admin setting official-name Your Name`.")
+
+
+def no_committee(case: CaseView) -> bool:
+    """A ballot question with no issue committee recorded: the card warns that one affected is owed notice (1)."""
+    return case.contest_kind == "question" and not any(n.recipient_kind == "issue_committee" for n in case.notices)
+
+
+def notices_confirmed(case: CaseView) -> str:
+    """What the confirmation says of the notices (1) when none is outstanding, as the card shows them: never "All"
+    of one notice, nor "all" when the card says a ballot question's issue committee is not recorded. Short: a
+    confirmation dialog's text holds at most 300 characters."""
+    given = len(case.notices)
+    if no_committee(case):
+        return (f"Only the governing body's notice is recorded as given: no issue committee is recorded for this "
+                f"ballot question, and one affected by the result is owed notice ({cite('(1)')}). ")
+    if given == 1:
+        return f"The notice of the recount is recorded as given ({cite('(1)')}). "
+    return f"All {given} notices of the recount are recorded as given ({cite('(1)')}). " if given else ""
+
+
 def _complete_button(case: CaseView) -> dict:
     confirm = None
     # A requested recount asks its actual cost in a modal first; notices owed (1) are listed in that modal too.
     if not case.requested and not case.notices_outstanding:
-        given = len(case.notices)
-        notices = (f"All {given} notice{'' if given == 1 else 's'} of the recount {'is' if given == 1 else 'are'} "
-                   f"recorded as given ({cite('(1)')}). " if given else "")
+        effect = ("Completing cannot be undone." if no_committee(case) else
+                  "Completing makes the certificates of election and, if a vote changed, a new version of the survey "
+                  f"of returns ({cite('(6)')}). It cannot be undone.")
         confirm = {"title": {"type": "plain_text", "text": "Complete the recount?"},
-                   "text": {"type": "mrkdwn", "text": notices + "The amended count becomes a new version of the "
-                                                     "survey of returns and the certificates of election are made "
-                                                     f"({cite('(6)')}). This cannot be undone."},
+                   "text": {"type": "mrkdwn", "text": notices_confirmed(case) + effect},
                    "confirm": {"type": "plain_text", "text": "Complete"},
                    "deny": {"type": "plain_text", "text": "Not yet"}}
     return button("Complete the recount", Action.COMPLETE_CASE.value, str(case.id), style="primary", confirm=confirm)
@@ -85,6 +111,10 @@ def _before(case: CaseView, view: CompletionView) -> list[dict]:
                    f"the recount not yet recorded as given ({cite('(1)')}): completing is refused until each is "
                    "recorded above, or done with your reason for completing without them.")]
           if case.notices_outstanding else []),
+        *([context(f":warning: No one is recorded as assisting in the recount ({cite('(3)')}): completing is "
+                   "refused until who assisted is recorded with *Assistants*.")]
+          if case.conduct is not None and not case.conduct.assistants.assistants else []),
+        *([context(prompt)] if (prompt := signer_prompt(case)) else []),
         {"type": "actions", "elements": [_complete_button(case)]},
     ]
 

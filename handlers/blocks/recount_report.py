@@ -54,6 +54,10 @@ def _changes_text(completion: dict) -> str:
     head = f"*Changes by unit* ({cite('(5)')}: the ballots recounted and tallied on new sheets)"
     if not changes:
         return f"{head}\nNo vote changed in any unit: the recount matches the survey of returns."
+    if comparison.get("same_units") is False and not any((comparison.get("total_changes") or {}).values()):
+        return (f"{head}\nNo choice's total changed. The recount was counted by other units than the survey's "
+                "(machines against precincts, say), so unit by unit there is nothing to compare; the survey of "
+                "returns keeps its own units.")
     lines = [f"• {esc(_unit(c['unit']))} — {esc(c['choice'])}: {c['before']:,} → {c['after']:,} "
              f"({_signed(c['after'] - c['before'])})" for c in changes[:UNIT_CHANGES_SHOWN]]
     if len(changes) > UNIT_CHANGES_SHOWN:

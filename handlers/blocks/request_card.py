@@ -23,7 +23,7 @@ from rules.requests import favored_label
 from services.requests.views import RequestView
 
 STATUS_LABEL = {"pending": ":hourglass_flowing_sand: awaiting a decision", "approved": ":white_check_mark: approved",
-                "rejected": ":no_entry_sign: rejected"}
+                "rejected": ":no_entry_sign: rejected", "withdrawn": ":leftwards_arrow_with_hook: withdrawn by the requester"}
 WHO_DECIDES = ("A designated election official or a delegated approver decides; neither the requester nor whoever "
                "entered the request may decide it (unless no one else in the office may: the official then records "
                "why). Discuss it in this thread.")
@@ -47,10 +47,23 @@ def _requester(request: RequestView) -> str:
 
 
 def decision_line(request: RequestView) -> str:
+    when = f", {denver(request.decided_at)}" if request.decided_at else ""
+    if request.status == "withdrawn":
+        return (f":leftwards_arrow_with_hook: *Withdrawn by the requester*, recorded by {mention(request.decided_by)}"
+                f"{when}: {esc(request.decision_note or '')}")
     verb = "Approved" if request.status == "approved" else "Rejected"
     icon = ":white_check_mark:" if request.status == "approved" else ":no_entry_sign:"
-    when = f", {denver(request.decided_at)}" if request.decided_at else ""
     return f"{icon} *{verb}* by {mention(request.decided_by)}{when}: {esc(request.decision_note or '')}"
+
+
+def _evaluation_line(request: RequestView) -> str:
+    """The statute core's check of the request when it was entered. Its words "Accepted: ..." say the request is
+    valid under (2)(a); once the office rejected it, or the requester withdrew it, the card must not read as if it
+    had been accepted."""
+    reason = request.evaluation.get("reason", "")
+    if request.status in ("rejected", "withdrawn") and reason.startswith("Accepted: "):
+        reason = "When entered, the request met the statute's conditions: " + reason.removeprefix("Accepted: ")
+    return esc(reason)
 
 
 def request_card(request: RequestView) -> list[dict]:
@@ -68,7 +81,7 @@ def request_card(request: RequestView) -> list[dict]:
             f"*Status*\n{STATUS_LABEL.get(request.status, request.status)}",
         ]),
         *conflict_blocks(request.conflicts),
-        section(esc(evaluation.get("reason", ""))),
+        section(_evaluation_line(request)),
         context(f"*{esc(evaluation.get('citation', ''))}*"
                 + (f" · Reading: {esc(evaluation['reading'])}" if evaluation.get("reading") else "")),
     ]
@@ -76,6 +89,7 @@ def request_card(request: RequestView) -> list[dict]:
         blocks.append({"type": "actions", "elements": [
             button("Approve", Action.APPROVE_REQUEST.value, str(request.id), style="primary"),
             button("Reject", Action.REJECT_REQUEST.value, str(request.id), style="danger"),
+            button("Record withdrawal", Action.WITHDRAW_REQUEST.value, str(request.id)),
         ]})
         blocks.append(context(WHO_DECIDES))
     else:

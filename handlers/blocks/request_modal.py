@@ -21,6 +21,7 @@ from handlers.blocks.requested_case import PARTY_LABEL
 from handlers.ids import Block, View
 from handlers.slack_text import channel_link
 from rules.requests import PartyKind, favored_label
+from rules.statute import cite
 from services.requests.views import ContestOption, RequestForm, RequestView
 
 TITLE = "Recount request"
@@ -151,6 +152,25 @@ def decision_modal(request: RequestView, *, approve: bool, own_entry: bool = Fal
     title, submit = ("Approve request", "Approve") if approve else ("Reject request", "Reject")
     return modal(title, blocks, callback_id=View.REQUEST_DECISION.value, submit=submit,
                  private_metadata=metadata({"r": request.id, "a": 1 if approve else 0}))
+
+
+WITHDRAWAL_TITLE = "Record withdrawal"
+
+
+def withdrawal_modal(request: RequestView) -> dict:
+    """Staff record that the requester withdrew a pending request, and how (handlers/withdrawals.py)."""
+    who = f"{esc(request.requester_name)} ({PARTY_LABEL.get(request.party_kind, request.party_kind)})"
+    blocks = [
+        section(f"Record that {who} *withdrew* the request for a recount of *{esc(request.contest)}*?\nThe request "
+                "is then no longer awaiting a decision, and no recount is opened for it."),
+        context(f"Received {day(request.received_on)} · ref. {esc(request.received_reference)} · request "
+                f"#{request.id} · {cite('(2)(a)')}"),
+        text_input(Block.REQUEST_WITHDRAWAL_NOTE, "How the requester withdrew it", max_length=2000, multiline=True,
+                   placeholder="e.g. letter received Nov 9, signed by the requester",
+                   hint="Required. Posted in the request's thread and kept in the audit log."),
+    ]
+    return modal(WITHDRAWAL_TITLE, blocks, callback_id=View.REQUEST_WITHDRAWAL.value, submit="Record",
+                 private_metadata=metadata({"r": request.id}))
 
 
 def no_approvals_channel() -> dict:

@@ -33,6 +33,7 @@ from handlers.ids import Action, Block, View
 from handlers.slack_text import mention
 from rules.contest import ContestKind
 from rules.corrections import CITATION, signed, unit_label
+from services.conduct.follow_returns import Followed
 from services.errors import UserError
 from services.returns.entry import EntryResult
 from services.returns.forms import (
@@ -243,6 +244,17 @@ def confirmation(result: EntryResult, actor: str) -> tuple[str, list[dict]]:
     return fallback, blocks
 
 
+def followed_note(followed: Followed | None) -> str:
+    """Whether the case follows the corrected survey (services.conduct.follow_returns), said before completion."""
+    if followed is None:
+        return ""
+    if followed.followed:
+        return (f"The recount now follows version {followed.after}: the card, the completion's comparison and the "
+                "observers' page use it.")
+    return (f"The recount stays on version {followed.before} and completion compares with it: "
+            f"{esc(followed.why_not or '')}.")
+
+
 def case_thread_note(result: EntryResult, actor: str, *, case_version: int) -> str:
     """For the recount case's thread: the returns it rests on were corrected after it opened."""
     changes = "; ".join(
@@ -252,5 +264,5 @@ def case_thread_note(result: EntryResult, actor: str, *, case_version: int) -> s
         changes += f"; and {len(result.changes) - 20} more"
     text = (f":pencil2: The returns of this contest were corrected after the case opened (on version "
             f"{case_version}): survey version {result.version} by {mention(actor)}: {changes}. Reason: "
-            f"{esc(result.reason)} ({CITATION}).")
+            f"{esc(result.reason)} ({CITATION}). {followed_note(result.followed)}")
     return text[:SECTION_TEXT_LIMIT]

@@ -236,8 +236,8 @@ def saved_modal(saved: Saved, *, channel_id: str | None) -> dict:
     else:
         where = f" I posted the record in {channel_link(channel_id)}." if channel_id else " I sent you the record."
         text = (f":white_check_mark: *{esc(saved.file_name)}* saved as survey version {saved.version} of "
-                f"*{esc(saved.election_name)}* ({saved.contests} contests).{where} `/recount check` applies the ½ of "
-                "1% test and opens a recount case for each contest inside the margin.")
+                f"*{esc(saved.election_name)}* ({saved.contests} contests).{where} *Check this election* on it "
+                "applies the ½ of 1% test and opens a recount case for each contest inside the margin.")
     return modal(TITLE, [section(text)], callback_id=View.MESSAGE.value, close="Close")
 
 
@@ -255,13 +255,18 @@ def saved_message(saved: Saved, actor: str) -> tuple[str, list[dict]]:
         blocks.append(context(clip(f"Changed from version {saved.version - 1}: {changed}{carried}",
                                    SECTION_TEXT_LIMIT)))
     verdicts = chunks([verdict_line(d) for d in decisions])
-    room = MESSAGE_BLOCKS_LIMIT - len(blocks) - 2
+    room = MESSAGE_BLOCKS_LIMIT - len(blocks) - 3  # the "more" line, the source line and the button
     blocks += [section(c) for c in verdicts[:room]]
     if len(verdicts) > room:
         blocks.append(context("More contests than one message holds; `/recount check` lists them all."))
     blocks.append(context(
-        f"{esc(format_name(saved.source_format))} · sha256 {saved.sha256[:12]}… · `/recount check` opens the recount "
-        "cases (C.R.S. 1-13.5-1306(1))", f"{esc(saved.election_name)} · {day(saved.election_date)}"))
+        f"{esc(format_name(saved.source_format))} · sha256 {saved.sha256[:12]}… · *Check this election* opens its "
+        "recount cases (C.R.S. 1-13.5-1306(1)); `/recount check` checks the latest election day",
+        f"{esc(saved.election_name)} · {day(saved.election_date)}"))
+    # The check of this election, whatever its day: `/recount check` takes the latest day's elections, and an
+    # older election uploaded afterwards is not among them.
+    blocks.append({"type": "actions", "elements": [
+        button("Check this election", Action.CHECK_ELECTION.value, str(saved.election_id), style="primary")]})
     return clip(text, 3000), blocks
 
 

@@ -69,6 +69,24 @@ def enqueue(session: Session, *, method: str, payload: dict, workspace_id: int |
     return row
 
 
+def enqueue_latest(session: Session, *, method: str, payload: dict, workspace_id: int,
+                   same: tuple[str, ...], now: dt.datetime | None = None) -> None:
+    """Queue a call whose newer payload makes a waiting older one pointless (an edit of the same message: `same`
+    names the payload keys that say so). A row still pending takes the new payload instead of a second row being
+    added, so a burst of changes is one call to Slack, carrying the latest. Rows a worker has claimed are skipped
+    (FOR UPDATE SKIP LOCKED on PostgreSQL): their call may be under way, so the new one is queued after them."""
+    query = select(OutboxMessage).where(OutboxMessage.method == method, OutboxMessage.workspace_id == workspace_id,
+                                        OutboxMessage.status == OutboxStatus.PENDING.value,
+                                        OutboxMessage.dedupe_key.is_(None)).order_by(OutboxMessage.id)
+    if session.get_bind().dialect.name == "postgresql":
+        query = query.with_for_update(skip_locked=True)
+    for row in session.scalars(query):
+        if all(row.payload.get(key) == payload.get(key) for key in same):
+            row.payload = _escaped(dict(payload))
+            return
+    enqueue(session, method=method, payload=payload, workspace_id=workspace_id, now=now)
+
+
 def _escaped(payload: dict) -> dict:
     """The message text of a queued call (and of its fallback) through the escaping rule's gate
     (handlers/slack_text.py): every post the worker makes is made of text that has passed it."""

@@ -113,7 +113,7 @@ ROWS: tuple[tuple[str, Callable[[LawProfile], str]], ...] = (
     ("Canvass by", lambda law: _period(law.canvass)),
     ("Cost determined", _cost),
     ("Payment", _payment),
-    ("Refund", lambda law: f"in full if the result is reversed in the requester's favour or the amended count is "
+    ("Refund", lambda law: f"in full if the result is reversed in the requester's favor or the amended count is "
                            f"within the automatic margin ({law.refund.citation})"),
     ("Unused deposit", lambda law: f"{law.leftover.rule.value} ({law.leftover.provision.citation})"),
     ("Notice of the recount to", lambda law: f"{'; '.join(law.notice.recipients)} ({law.notice.provision.citation})"),

@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import and_, or_, select
 from sqlalchemy.orm import Session
 
+from rules.governing_body import governing_body_name
 from rules.retention import records_retention
 from rules.serialize import to_jsonable
 from services.conduct.money import money_view
@@ -93,7 +94,7 @@ def build_case_record(services: Services, *, case_id: int, workspace_id: int | N
                 "id": case.id, "kind": case.kind, "status": case.status, "contest": contest.name,
                 "contest_kind": contest.kind, "seats": contest.seats, "election": election.name,
                 "election_date": election.election_date, "canvass_date": election.canvass_date,
-                "local_government": government.name, "governing_body": government.governing_body,
+                "local_government": government.name, "governing_body": governing_body_name(government.governing_body, government.name),
                 "opened_at": case.opened_at, "opened_by": case.opened_by, "multi_seat_rule": case.multi_seat_rule,
                 "counting_started_at": case.counting_started_at, "counting_started_by": case.counting_started_by,
                 "completed_at": case.completed_at, "completed_by": case.completed_by,

@@ -21,12 +21,14 @@ import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from rules.assistants import assistance_before_completion
 from rules.calendar import DENVER
 from rules.completion import CompletionDecision, complete_recount
 from rules.conflicts import CaseStep
+from rules.governing_body import governing_body_name
 from rules.ledger import EntryKind, LedgerEntry
 from rules.margin import MultiSeatRule
 from rules.money import ZERO, format_money, money
@@ -66,6 +68,7 @@ from services.services import Services
 from services.wording import echoed
 from storage import audit
 from storage.models import (
+    AssistantRow,
     CaseKind,
     CaseStatus,
     Certificate,
@@ -211,6 +214,10 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
             amended = amended_contest(original, state)
         except TallyIncomplete as exc:
             raise UserError(f"Not every unit is tallied yet: {exc}") from None
+        assisted = assistance_before_completion(session.scalar(
+            select(func.count()).select_from(AssistantRow).where(AssistantRow.case_id == case.id)) or 0)
+        if assisted.outcome == "refused":  # (3): no reason overrides it, unlike a notice owed
+            raise UserError(assisted.reason)
         if len(" ".join((notices_reason or "").split())) > NOTICES_REASON_LIMIT:
             raise UserError(f"At most {NOTICES_REASON_LIMIT:,} characters here.", field="notices_reason")
         notices = notices_before_completion(owed_notices(case), reason=notices_reason)
@@ -230,7 +237,7 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
         request = session.scalar(select(RecountRequestRow).where(RecountRequestRow.case_id == case.id))
         government = case.contest.election.local_government
         decision = complete_recount(original, amended, requested_in_favor_of=(request.in_favor_of or None) if request else None,
-                                    governing_body=f"{government.governing_body} of {government.name}",
+                                    governing_body=governing_body_name(government.governing_body, government.name),
                                     multi_seat_rule=MultiSeatRule(case.multi_seat_rule))
         signer = OfficeSettings.of(session.get_one(Workspace, case.workspace_id).settings)  # the signature line (6)
         for name in decision.certificates:  # before anything is written: no certificate without the whole name
@@ -239,9 +246,12 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
                         official_name=signer.official_name, consequence=NOT_COMPLETED)
         comparison = compare_with_original(original, amended)
         settlement = _settle_money(session, case, decision, cost, actor, now) if cost is not None else None
-        # No vote changed in any unit: the survey of returns stands; a new version would only repeat the last.
+        # No vote changed: the survey of returns stands; a new version would only repeat the last. Counted by other
+        # units than the survey's (machines against precincts), every unit "differs" while no vote changed: the
+        # totals say whether one did, and the survey keeps its own units (its precinct breakdown) when none did.
+        vote_changed = bool(comparison.changes) if comparison.same_units else any(comparison.total_changes.values())
         version = _amended_version(session, case, {u: dict(c) for u, c in amended.votes_by_unit.items()}, actor,
-                                   now) if comparison.changes else None
+                                   now) if vote_changed else None
 
         case.completion = {**to_jsonable(decision), "comparison": to_jsonable(comparison),
                            "notices_before_completion": notices.as_dict()}

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from rules.conflicts import Conflicted
 from rules.decision import Decision
 from rules.duties import Duty
+from rules.governing_body import governing_body_name
 from services.completion.complete import CompletionView, completion_view_of
 from services.conduct.card_claims import CLAIM, CLAIM_STALE, claimed_at
 from services.conduct.duties import duties_of_case
@@ -20,6 +21,7 @@ from services.conduct.view import ConductView, conduct_view
 from services.errors import NotFound, UserError
 from services.observers.links import LinkLine, links_of
 from services.office.conflicts import case_conflicts
+from services.office.office_settings import OfficeSettings
 from services.services import Services
 from services.wording import echoed
 from storage import audit
@@ -114,6 +116,9 @@ class CaseView:
     conflicts: tuple[Conflicted, ...] = ()  # candidates in the contest and the requester (rules.conflicts)
     money_returned: tuple[dt.datetime, str, str, str] | None = None  # (2)(d)/(f): when, by whom, how, reference
     observers: tuple[LinkLine, ...] = ()  # (1): the observers' links not revoked, newest first
+    # (6): the name printed on the certificates' signature line (the office's setting official-name); None
+    # when the office set none, and the certificates would carry only the official's title.
+    certificate_signer: str | None = None
 
     @property
     def requested(self) -> bool:
@@ -161,7 +166,7 @@ def case_view_of(session: Session, case: RecountCase) -> CaseView:
         id=case.id, team_id=government.workspace.slack_team_id, kind=case.kind, status=case.status,
         contest=contest.name, contest_kind=contest.kind, seats=contest.seats, election=election.name,
         election_date=election.election_date, local_government=government.name,
-        governing_body=government.governing_body, verdict=dict(case.verdict),
+        governing_body=governing_body_name(government.governing_body, government.name), verdict=dict(case.verdict),
         returns_version=case.survey_version.number, opened_at=case.opened_at, opened_by=case.opened_by,
         channel_id=case.channel_id, card_ts=case.card_ts,
         deadlines=tuple(DeadlineView(d.name, d.due_date, d.citation, d.note, d.reading, d.rolled_from, d.estimated,
@@ -172,6 +177,7 @@ def case_view_of(session: Session, case: RecountCase) -> CaseView:
         completion=completion,
         conduct=conduct_view(session, case),
         duties=duties_of_case(session, case, completion), conflicts=case_conflicts(session, case),
+        certificate_signer=OfficeSettings.of(government.workspace.settings).official_name,
         money_returned=(case.money_returned_at, case.money_returned_by or "", case.money_returned_method or "",
                         case.money_returned_reference or "") if case.money_returned_at else None,
         observers=tuple(link for link in links_of(session, case.id) if link.revoked_at is None),

@@ -21,6 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from rules.duties import CaseFacts, Duty, OwedCertificate, OwedNotice, duties_of
+from rules.governing_body import governing_body_name
 from rules.money import ZERO
 from services.completion.view import CompletionView, chunks, completion_views_of
 from storage.models import CaseKind, Contest, Election, LocalGovernment, Notice, RecountCase, RecountRequestRow
@@ -46,7 +47,7 @@ def facts_of_cases(session: Session, cases: Iterable[RecountCase],
         for n in session.scalars(select(Notice).where(Notice.case_id.in_(chunk), Notice.given_at.is_(None))
                                  .order_by(Notice.id)):
             owed[n.case_id].append(OwedNotice(n.id, n.recipient_kind, n.recipient_name, n.citation))
-        bodies.update((case_id, f"{body} of {name}") for case_id, body, name in session.execute(
+        bodies.update((case_id, governing_body_name(body, name)) for case_id, body, name in session.execute(
             select(RecountCase.id, LocalGovernment.governing_body, LocalGovernment.name)
             .join(Contest, Contest.id == RecountCase.contest_id).join(Election, Election.id == Contest.election_id)
             .join(LocalGovernment, LocalGovernment.id == Election.local_government_id)

@@ -6,24 +6,14 @@ never a line with a name cut short. The JSON record carries the same text exactl
 from __future__ import annotations
 
 import datetime as dt
-import json
 from typing import Any, Iterator
 
 from services.documents.glyphs import ensure_printable, isolate, prepare
 from services.documents.pdf import FAMILY, new_pdf, output
+from services.documents.record_words import Words
 
 WHAT = "The case record's PDF"
 CONSEQUENCE = "The JSON record has the exact text (recount-bot case-record CASE --format json)."
-
-
-def _text(value: Any) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (dict, list)):
-        return json.dumps(value, ensure_ascii=False, sort_keys=True)
-    return str(value)
 
 
 def _strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
@@ -62,10 +52,10 @@ class _Writer:
     """The record as (kind, text) lines; `render` prints them once every one is checked."""
 
     def __init__(self) -> None:
-        self.lines: list[tuple[str, str]] = []
+        self.lines_: list[tuple[str, str]] = []
 
     def add(self, kind: str, text: str) -> None:
-        self.lines.append((kind, prepare(text)))
+        self.lines_.append((kind, prepare(text)))
 
     def heading(self, text: str) -> None:
         self.add("heading", text)
@@ -73,24 +63,19 @@ class _Writer:
     def line(self, text: str) -> None:
         self.add("line", text)
 
-    def pairs(self, items: dict[str, Any]) -> None:
-        for key, value in items.items():
-            if value not in (None, "", [], {}):
-                self.line(f"{key.replace('_', ' ')}: {_text(value)}")
+    def lines(self, texts: list[str], empty: str = "none recorded") -> None:
+        for text in texts or [empty]:
+            self.line(text)
 
-    def rows(self, rows: list[dict[str, Any]], empty: str = "none") -> None:
-        if not rows:
-            self.line(empty)
-        for row in rows:
-            self.line("• " + "; ".join(f"{k.replace('_', ' ')}: {_text(v)}" for k, v in row.items()
-                                       if v not in (None, "", [], {})))
+    def bullets(self, texts: list[str], empty: str = "none recorded") -> None:
+        self.lines([f"• {t}" for t in texts], empty)
 
     def render(self, title: str, created: dt.datetime) -> bytes:
         # What is printed is what was checked: the lines themselves, as a last guard behind the record's check.
-        ensure_printable([("the case record", text) for _, text in self.lines], what=WHAT, consequence=CONSEQUENCE)
-        pdf = new_pdf(prepare(title), created=created, texts=[text for _, text in self.lines])
+        ensure_printable([("the case record", text) for _, text in self.lines_], what=WHAT, consequence=CONSEQUENCE)
+        pdf = new_pdf(prepare(title), created=created, texts=[text for _, text in self.lines_], page_numbers=True)
         width = pdf.epw
-        for kind, text in self.lines:
+        for kind, text in self.lines_:
             style, size, height, before = KINDS[kind]
             if before:
                 pdf.ln(before)
@@ -99,75 +84,168 @@ class _Writer:
         return output(pdf)
 
 
+def _totals(before: dict[str, int], after: dict[str, int]) -> list[str]:
+    return [f"{choice}: {int(before.get(choice, 0)):,} in the survey of returns, {int(votes):,} in the recount "
+            f"({int(votes) - int(before.get(choice, 0)):+,})" for choice, votes in after.items()]
+
+
+def _counts(counts: dict[str, Any]) -> str:
+    return ", ".join(f"{choice} {int(votes):,}" for choice, votes in counts.items())
+
+
+def _case(w: _Writer, say: Words, record: dict[str, Any]) -> None:
+    case = record["case"]
+    w.heading("The case")
+    w.lines(say.fields({
+        "kind": case.get("kind"), "status": case.get("status"), "contest_kind": case.get("contest_kind"),
+        "seats": case.get("seats"), "governing_body": case.get("governing_body"),
+        "canvass_date": case.get("canvass_date"),
+        "opened": f"{say.moment(case['opened_at'])} by {say.person(case['opened_by'])}",
+        "counting_started": (f"{say.moment(case['counting_started_at'])} by "
+                             f"{say.person(case['counting_started_by'])}") if case.get("counting_started_at") else None,
+        "completed": (f"{say.moment(case['completed_at'])} by {say.person(case['completed_by'])}"
+                      if case.get("completed_at") else None),
+        "notice_of_the_results": (f"given {say.moment(case['results_notice']['given_at'])} by "
+                                  f"{case['results_notice']['given_by']} ({say.value(case['results_notice']['method'])})"
+                                  if case.get("results_notice") else None),
+        "several_seats_rule": case.get("multi_seat_rule") if (case.get("seats") or 1) > 1 else None,
+    }, {"contest_kind": "Kind of contest", "governing_body": "Governing body (notices of (1) and (6))"}))
+
+
+def _decisions(w: _Writer, say: Words, record: dict[str, Any]) -> None:
+    w.heading("Decisions, each with the subsection applied")
+    for d in record["decisions"]:
+        text = f"{say.label(d['what'])} — {say.value(d.get('outcome'))}: {d.get('reason') or ''} [{d.get('citation')}]"
+        w.line("• " + text + (f" Reading: {d['reading']}" if d.get("reading") else ""))
+
+
+def _people_steps(w: _Writer, say: Words, record: dict[str, Any]) -> None:
+    w.heading("Deadlines")
+    w.bullets([f"{say.value(d['name'])}: {say.moment(d['date'])}"
+               + (f" (moved from {say.moment(d['rolled_from'])})" if d.get("rolled_from") else "")
+               + (" (estimated)" if d.get("estimated") else "") + f" [{d['citation']}]"
+               + (f" {d['note']}" if d.get("note") else "") for d in record["deadlines"]])
+    w.heading("Notices of the recount (1306(1), (2)(b)(I))")
+    w.bullets([f"{say.value(n['recipient_kind'])} {n['recipient']}: "
+               + (f"given {say.moment(n['given_at'])} by {n.get('given_by') or '—'} ({say.value(n.get('method'))})"
+                  + (f", {n['details']}" if n.get("details") else "")
+                  + f"; recorded by {say.person(n.get('recorded_by'))}" if n.get("given_at") else "not yet given")
+               + f" [{n['citation']}]" for n in record["notices"]])
+    request = record.get("request")
+    if request:
+        w.heading("The written request (1306(2)(a))")
+        w.lines(say.fields({**request, "received_on": request.get("received_on")},
+                           {"party_kind": "Requester is", "in_favor_of": "In favor of"}))
+
+
+def _money(w: _Writer, say: Words, money: dict[str, Any]) -> None:
+    w.heading("Money (1306(2)(b)-(f))")
+    w.lines(say.fields({k: money.get(k) for k in ("cost_determined", "paid", "due", "held")},
+                       {"cost_determined": "Cost determined before the recount", "held": "Held by the office"}))
+    w.line("Cost: " + "; ".join(money["cost_items"]) if money["cost_items"] else "Cost: not itemized")
+    w.line("Ledger:")
+    w.bullets([f"{say.moment(line['recorded_at'])} — {say.value(line['kind'])} {say.value(line['amount'], 'amount')}"
+               + (f", {line['memo']}" if line.get("memo") else "")
+               + (f", received {say.moment(line['received_on'])}" if line.get("received_on") else "")
+               + f"; recorded by {say.person(line['recorded_by'])}" for line in money["ledger"]], "no entries")
+    w.line("The requester's notice of the cost:")
+    w.bullets([f"{say.value(n['cost'], 'cost')}, notified {say.moment(n['notified_at'])} by {n.get('notified_by')} "
+               f"({say.value(n.get('method'))})" for n in money["cost_notices"]], "the requester was not notified")
+
+
+def _conduct(w: _Writer, say: Words, record: dict[str, Any]) -> None:
+    tally = record.get("tally")
+    if tally:
+        w.heading("Tally (1306(5))")
+        done, expected = (tally.get("progress") or [0, 0])[:2]
+        w.lines(say.fields({"method": tally.get("method"), "units_expected": ", ".join(tally.get("expected_units") or []),
+                            "double_entry": tally.get("double_entry"), "units_tallied": f"{done:,} of {expected:,}"}))
+        w.bullets([f"Sheet {t['sheet_id']}, {t['unit']} (entry {t['entry']}): {_counts(t['counts'])}; entered "
+                   f"{say.moment(t['entered_at'])} by {say.person(t['entered_by'])}"
+                   + (f"; withdrawn {say.moment(t['withdrawn_at'])}: {t.get('withdrawn_reason') or ''}"
+                      if t.get("withdrawn_at") else "") for t in tally["sheets"]], "no sheets")
+    w.heading("Assistants (1306(3))")
+    w.bullets([f"{a['name']}, {say.value(a['capacity'])}; {a['days_served']:,} day(s), paid "
+               f"{say.value(a['compensation'], 'compensation')}"
+               + ("; a member of the governing body" if a.get("on_governing_body") else "")
+               + (f"; replaces {a['replaces']}" if a.get("replaces") else "") for a in record["assistants"]])
+    w.heading("Documentary evidence (1306(4))")
+    w.bullets([f"{e['description']}, demanded of {e['demanded_of']} {say.moment(e['demanded_at'])} by "
+               f"{say.person(e['demanded_by'])}"
+               + (f"; produced {say.moment(e['produced_at'])}: {e['produced']}" if e.get("produced_at") else
+                  "; not yet produced") for e in record["evidence"]])
+
+
+def _results(w: _Writer, say: Words, record: dict[str, Any]) -> None:
+    completion = record.get("completion")
+    if not completion:
+        return
+    w.heading("Results (1306(6))")
+    w.lines([f"Outcome: {say.value(completion.get('outcome'))}"])
+    w.bullets(_totals(completion.get("original_totals") or {}, completion.get("amended_totals") or {}))
+    changes = (completion.get("comparison") or {}).get("changes") or []
+    w.line("Changes by unit: " + ("; ".join(f"{c['unit']}, {c['choice']}: {int(c['before']):,} → {int(c['after']):,}"
+                                            for c in changes[:200]) if changes else "none"))
+    w.lines(say.fields({k: completion.get(k) for k in ("winners_before", "winners_after", "outcome_changed",
+                                                        "reversed_in_favor_of_requester", "amended_within_margin",
+                                                        "notice_of_results_to")},
+                       {"winners_before": "Highest number of votes before", "winners_after": "Highest number of "
+                        "votes after the recount", "notice_of_results_to": "Notice of the results goes to"}))
+    notices_check = completion.get("notices_before_completion") or {}
+    if notices_check.get("outcome") == "overridden":
+        w.heading("Completed with notices owed (1306(1))")
+        w.line(f"{notices_check.get('reason')} [{notices_check.get('citation')}] Reading: {notices_check.get('reading')}")
+    settlement = record.get("settlement")
+    if settlement:
+        w.line(f"Settlement: {say.value(settlement.get('outcome'))}: {settlement.get('reason') or ''} "
+               f"[{settlement.get('citation')}]")
+
+
+def _after(w: _Writer, say: Words, record: dict[str, Any]) -> None:
+    lot = record.get("lot")
+    if lot:
+        w.heading("The lot for the tie (1-13.5-1304)")
+        w.lines(say.fields({k: v for k, v in lot.items() if k not in ("candidate_notices", "amended_results_notice",
+                                                                      "citation")}))
+        w.bullets([say.value(n) for n in lot.get("candidate_notices") or []], "no notice to the candidates recorded")
+        if lot.get("amended_results_notice"):
+            w.line("Amended notice of the results (1306(6)): " + say.value(lot["amended_results_notice"]))
+    w.heading("Certificates of election (1306(6))")
+    w.bullets([f"{c['candidate']} ({int(c['votes']):,} votes), made {say.moment(c['created_at'])}; "
+               + (f"delivered {say.moment(c['delivered_at'])} by {c.get('delivered_by')} "
+                  f"({say.value(c.get('delivery_method'))})" if c.get("delivered_at") else "not yet delivered")
+               for c in record["certificates"]], "none")
+    w.heading("Survey of returns, every version")
+    w.bullets([f"Version {v['number']}, {say.moment(v['created_at'])} by {say.person(v['created_by'])}: {v['reason']}"
+               + (f"; evidence: {', '.join(v['evidence'])}" if v.get("evidence") else "")
+               + (f"; from {v['source']}" if v.get("source") else "") for v in record["survey_versions"]])
+    if record.get("retention"):
+        w.heading("Keeping this record")
+        w.line(f"{record['retention']['reason']} [{record['retention']['citation']}]")
+
+
 def case_record_pdf(record: dict[str, Any]) -> bytes:
+    """The record as a document: people by name (record["people"], as the bot knows them), Colorado times to the
+    minute, plain words, the citation beside each step, numbered pages. The JSON keeps the machine values."""
     ensure_printable(_strings(record, ""), what=WHAT, consequence=CONSEQUENCE)
     record = _isolated(record)
     case = record["case"]
-    created = dt.datetime.fromisoformat(record["generated_at"])
+    say = Words(record.get("people"))
     w = _Writer()
     w.add("title", f"Record of recount case #{case['id']}")
-    w.add("subtitle",
-          f"{case['contest']} — {case['election']} ({case['election_date']}), {case['local_government']}")
-    w.add("subtitle", f"{record['statute']} · generated {record['generated_at']} · {record['audit_chain']}")
-    w.heading("The case")
-    w.pairs({k: v for k, v in case.items() if k not in ("contest", "election", "election_date", "local_government")})
-    w.heading("Decisions, with the subsection applied")
-    for decision in record["decisions"]:
-        w.line(f"• {decision['what']}: {decision.get('outcome')} — {decision.get('reason')} "
-               f"[{decision.get('citation')}]" + (f" Reading: {decision['reading']}" if decision.get("reading") else ""))
-    w.heading("Deadlines")
-    w.rows(record["deadlines"])
-    w.heading("Notices (1306(1), (2)(b)(I))")
-    w.rows(record["notices"])
-    if record.get("request"):
-        w.heading("The written request (1306(2)(a))")
-        w.pairs(record["request"])
+    w.add("subtitle", f"{case['contest']} — {case['election']} ({say.moment(case['election_date'])}), "
+                      f"{case['local_government']}")
+    w.add("subtitle", f"Under {record['statute']} · made {say.moment(record['generated_at'])} · audit log: "
+                      f"{record['audit_chain']}")
+    _case(w, say, record)
+    _decisions(w, say, record)
+    _people_steps(w, say, record)
     if record.get("money"):
-        money = record["money"]
-        w.heading("Money (1306(2)(b)-(f))")
-        w.pairs({k: money[k] for k in ("cost_determined", "paid", "due", "held")})
-        w.line("Cost: " + "; ".join(money["cost_items"]) if money["cost_items"] else "Cost: not itemised")
-        w.rows(money["ledger"], "no ledger entries")
-        w.rows(money["cost_notices"], "the requester was not notified of a cost")
-    if record.get("tally"):
-        tally = record["tally"]
-        w.heading("Tally (1306(5))")
-        w.pairs({k: tally.get(k) for k in ("method", "expected_units", "double_entry", "election_sheet_ids",
-                                            "progress")})
-        w.rows(tally["sheets"], "no sheets")
-    w.heading("Assistants (1306(3))")
-    w.rows(record["assistants"])
-    w.heading("Documentary evidence (1306(4))")
-    w.rows(record["evidence"])
-    if record.get("completion"):
-        completion = record["completion"]
-        w.heading("Results (1306(6))")
-        w.pairs({k: completion.get(k) for k in ("original_totals", "amended_totals", "changes", "winners_before",
-                                                "winners_after", "outcome_changed", "reversed_in_favor_of_requester",
-                                                "amended_within_margin", "notice_of_results_to")})
-    if record.get("completion"):
-        notices_check = record["completion"].get("notices_before_completion") or {}
-        if notices_check.get("outcome") == "overridden":
-            w.heading("Completed with notices owed (1306(1))")
-            w.line(f"{notices_check.get('reason')} [{notices_check.get('citation')}] Reading: "
-                   f"{notices_check.get('reading')}")
-    if record.get("lot"):
-        lot = record["lot"]
-        w.heading("The lot for the tie (1-13.5-1304)")
-        w.pairs({k: v for k, v in lot.items() if k not in ("candidate_notices", "amended_results_notice")})
-        w.rows(lot["candidate_notices"], "no notice recorded")
-        if lot.get("amended_results_notice"):
-            w.line("amended notice of the results (1306(6)): " + _text(lot["amended_results_notice"]))
-    w.heading("Certificates of election")
-    w.rows(record["certificates"])
-    w.heading("Survey of returns, every version")
-    w.rows(record["survey_versions"])
-    if record.get("retention"):
-        retention = record["retention"]
-        w.heading("Keeping this record")
-        w.line(f"{retention['reason']} [{retention['citation']}]")
-    w.heading("Timeline (from the hash-chained audit log)")
-    for row in record["timeline"]:
-        w.line(f"#{row['id']} {row['at']} {row['actor']} {row['action']} {row['entity']} {row['entity_id']}: "
-               f"{_text(row['after'])} [hash {row['hash'][:16]}…]")
-    return w.render(f"Recount case #{case['id']} — {case['contest']}", created)
+        _money(w, say, record["money"])
+    _conduct(w, say, record)
+    _results(w, say, record)
+    _after(w, say, record)
+    w.heading("Timeline (from the hash-chained audit log), each step with its provision")
+    w.bullets([say.step(row) for row in record["timeline"]])
+    return w.render(f"Recount case #{case['id']} — {case['contest']}",
+                    dt.datetime.fromisoformat(record["generated_at"]))

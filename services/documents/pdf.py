@@ -20,7 +20,17 @@ __all__ = ["FAMILY", "FONTS", "new_pdf", "output"]
 
 
 class _Document(FPDF):
-    """fpdf2's FPDF, shaping only the text that needs it (glyphs.needs_shaping), around one fpdf2 bug."""
+    """fpdf2's FPDF, shaping only the text that needs it (glyphs.needs_shaping), around one fpdf2 bug; with
+    "Page N of M" at the foot of each page when `page_numbers` (a record of several pages read on paper)."""
+
+    page_numbers = False
+
+    def footer(self) -> None:
+        if not self.page_numbers:
+            return
+        self.set_y(-14)
+        self.set_font(FAMILY, "", 8)
+        self.cell(0, 5, f"Page {self.page_no()} of {{nb}}", align="C")
 
     def _shape_for(self, text: str) -> None:
         wanted = needs_shaping(text or "")
@@ -46,10 +56,11 @@ class _Document(FPDF):
         return super()._render_styled_text_line(*args, **kwargs)
 
 
-def new_pdf(title: str, *, created: dt.datetime, texts: Iterable[str] = ()) -> FPDF:
+def new_pdf(title: str, *, created: dt.datetime, texts: Iterable[str] = (), page_numbers: bool = False) -> FPDF:
     """A document ready for text. `texts`: everything it will print, so the fonts for its scripts are loaded
-    (only those: Noto Sans CJK alone takes most of a second)."""
+    (only those: Noto Sans CJK alone takes most of a second). `page_numbers`: "Page N of M" at each page's foot."""
     pdf = _Document(orientation="P", unit="mm", format="Letter")
+    pdf.page_numbers = page_numbers
     for style, name in MAIN.files:
         pdf.add_font(MAIN.family, style, FONTS / name)
     fallbacks = faces_for("".join(texts))

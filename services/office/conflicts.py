@@ -41,12 +41,28 @@ def requester_of(session: Session, case: RecountCase) -> str | None:
         RecountRequestRow.case_id == case.id))
 
 
+def _who_may_act(session: Session, workspace_id: int, found: tuple[Conflicted, ...]) -> tuple[Conflicted, ...]:
+    """The conflicted people the cards flag: those whose role would otherwise let them decide, complete or certify
+    (staff, who may be made approvers, and officials). An elector who asked for the recount and has no role in the
+    office could not act on it anyway: a warning about them says nothing a clerk can use. The refusal of a step
+    (`authorize_step`) does not depend on this: it checks whoever acts."""
+    if not found:
+        return found
+    roles = dict(session.execute(select(Membership.slack_user_id, Membership.role).where(
+        Membership.workspace_id == workspace_id, Membership.slack_user_id.in_([c.person for c in found]))).all())
+    return tuple(c for c in found if roles.get(c.person) in (Role.STAFF.value, Role.OFFICIAL.value))
+
+
 def case_conflicts(session: Session, case: RecountCase) -> tuple[Conflicted, ...]:
-    return conflicts_in(candidates=candidates_of(session, case.contest_id), requester=requester_of(session, case))
+    """Who the case's card flags as conflicted (rules.conflicts), among those who may act."""
+    return _who_may_act(session, case.workspace_id, conflicts_in(candidates=candidates_of(session, case.contest_id),
+                                                                 requester=requester_of(session, case)))
 
 
 def request_conflicts(session: Session, row: RecountRequestRow) -> tuple[Conflicted, ...]:
-    return conflicts_in(candidates=candidates_of(session, row.contest_id), requester=row.requester_slack_user)
+    """Who the request's card flags as conflicted (rules.conflicts), among those who may act."""
+    return _who_may_act(session, row.workspace_id, conflicts_in(candidates=candidates_of(session, row.contest_id),
+                                                                requester=row.requester_slack_user))
 
 
 def _officials(session: Session, workspace_id: int) -> list[str]:

@@ -20,6 +20,7 @@ from services.services import Services
 from storage.models import (
     CaseDeadline,
     CaseKind,
+    Election,
     Membership,
     RecountCase,
     RecountRequestRow,
@@ -77,6 +78,12 @@ def _progress(session, case: RecountCase) -> str:
     return f"counting: {tallied:,} of {expected:,} units tallied"
 
 
+def _election_subject(election: Election) -> str:
+    """An election's deadline names its local government too: an office conducting several districts' elections
+    on one day has one election of the same name per district, and each has its own request window."""
+    return f"{election.name} — {election.local_government.name}"
+
+
 def dashboard(services: Services, *, team_id: str, user_id: str | None = None) -> Dashboard:
     """What App Home shows, read as the worker's poll reads it (services/office/deadlines.py): the cases still
     owing something and the live deadlines, never the office's history of cases done."""
@@ -104,7 +111,7 @@ def dashboard(services: Services, *, team_id: str, user_id: str | None = None) -
                 continue
             case = office.cases.get(deadline.case_id) if deadline.case_id else None
             subject = (f"{case.contest.name} (case #{case.id})" if case
-                       else office.elections[deadline.election_id].name)
+                       else _election_subject(office.elections[deadline.election_id]))
             deadlines.append(DeadlineItem(deadline.due, LABEL.get(deadline.name, deadline.name), deadline.citation,
                                           subject, deadline.case_id, (deadline.due - today).days))
         deadlines.sort(key=lambda d: (d.due, d.subject))

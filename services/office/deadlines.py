@@ -134,7 +134,8 @@ def read_live(session: Session, workspace: Workspace, now: dt.datetime) -> Offic
         live += _case_deadlines(case, deadlines[case.id], duties.get(case.id, ()), payments.get(case.id),
                                 today, calendar)
     since = request_window_open_since(today, calendar)
-    elections = {e.id: e for e in session.scalars(select(Election).join(LocalGovernment).where(
+    elections = {e.id: e for e in session.scalars(select(Election).join(LocalGovernment).options(
+        joinedload(Election.local_government)).where(
         LocalGovernment.workspace_id == workspace.id, Election.election_date >= since).order_by(Election.id))}
     for election in elections.values():
         window = request_deadline(election.election_date, calendar)

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from rules.calendar import DENVER
 from rules.deadlines import contest_filing_deadline, requested_recount_deadline
+from rules.governing_body import governing_body_name
 from rules.requests import ONE_OFFICE_ONE_PERSON
 from rules.statute import cite
 from services.errors import NotFound, UserError
@@ -41,8 +42,11 @@ def may_decide(session: Session, workspace_id: int, user_id: str) -> bool:
     return user_id in request_deciders.deciders(session, workspace_id)
 
 
-def _already_decided(row: RecountRequestRow) -> AlreadyDecided:
+def already_decided(row: RecountRequestRow) -> AlreadyDecided:
     when = row.decided_at.astimezone(DENVER).strftime("%a %Y-%m-%d %H:%M %Z") if row.decided_at else "earlier"
+    if row.status == RequestStatus.WITHDRAWN.value:
+        return AlreadyDecided(words("The requester withdrew this request (recorded by ", Person(row.decided_by),
+                                    f", {when}); nothing was recorded now."))
     return AlreadyDecided(words(f"This request was already {row.status} by ", Person(row.decided_by),
                                 f" ({when}); your decision was not recorded."))
 
@@ -64,7 +68,7 @@ def check_decider(services: Services, *, team_id: str, request_id: int, actor: s
         if row is None or row.workspace_id != workspace.id:
             raise NotFound("That recount request does not exist in this office.")
         if row.status != RequestStatus.PENDING.value:
-            raise _already_decided(row)
+            raise already_decided(row)
         check = request_deciders.authorize(session, row, actor)
         return DeciderView(as_view(row), check.needs_reason)
 
@@ -90,7 +94,8 @@ def _open_requested_case(session: Session, row: RecountRequestRow, settings: Off
                                  citation=deadline.citation, note=deadline.note, reading=deadline.reading,
                                  rolled_from=deadline.rolled_from, estimated=deadline.estimated,
                                  falls_on=deadline.falls_on))
-    for kind, name in notices_owed(session, contest, election.local_government.governing_body):
+    for kind, name in notices_owed(session, contest, governing_body_name(election.local_government.governing_body,
+                                                                     election.local_government.name)):
         session.add(Notice(case_id=case.id, recipient_kind=kind.value, recipient_name=name,
                            citation=NOTICE_BEFORE_COUNTING))
     session.flush()
@@ -123,7 +128,7 @@ def decide_request(services: Services, *, team_id: str, request_id: int, actor: 
                            .execution_options(synchronize_session=False))
         if won != 1:
             session.refresh(row)
-            raise _already_decided(row)
+            raise already_decided(row)
         session.refresh(row)
         seals.mark(session, row)  # the decision was written by the Core UPDATE above, unseen by the ORM
         if approve:

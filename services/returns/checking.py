@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from rules.contest import ContestKind, Undecided
 from rules.deadlines import automatic_recount_deadline, contest_filing_deadline
+from rules.governing_body import governing_body_name
 from rules.margin import MarginDecision
 from rules.serialize import to_jsonable
 from rules.statute import AUTOMATIC_RECOUNT_MARGIN
@@ -18,7 +19,7 @@ from rules.verdicts import decide_contest
 from services.errors import NotFound
 from services.office.access import ensure_workspace
 from services.office.office_settings import OfficeSettings
-from services.returns.versions import rules_contests
+from services.returns.versions import require_election, rules_contests
 from services.services import Services
 from services.wording import echoed
 from storage import audit
@@ -75,6 +76,15 @@ def _latest_day(session: Session, workspace_id: int) -> list[tuple[Election, Sur
     return found
 
 
+def _one_election(session: Session, workspace_id: int, election_id: int) -> list[tuple[Election, SurveyVersion]]:
+    """One election of the office, whatever its day, with its newest version."""
+    election = require_election(session, workspace_id, election_id)
+    version = latest_version(session, election.id)
+    if version is None:
+        raise NotFound(f"{election.name} has no survey of returns yet. Enter it with `/recount returns`.")
+    return [(election, version)]
+
+
 def _joined(names: list[str]) -> str:
     return ", ".join(dict.fromkeys(names))
 
@@ -117,7 +127,8 @@ def _open_automatic_case(session: Session, *, workspace_id: int, election: Elect
             case_id=case.id, name=deadline.name, due_date=deadline.date, citation=deadline.citation,
             note=deadline.note, reading=deadline.reading, rolled_from=deadline.rolled_from,
             estimated=deadline.estimated, falls_on=deadline.falls_on))
-    for kind, name in notices_owed(session, contest, election.local_government.governing_body):
+    for kind, name in notices_owed(session, contest, governing_body_name(election.local_government.governing_body,
+                                                                     election.local_government.name)):
         session.add(Notice(case_id=case.id, recipient_kind=kind.value, recipient_name=name,
                            citation=AUTOMATIC_RECOUNT_MARGIN.citation))
     session.flush()
@@ -130,13 +141,15 @@ def _open_automatic_case(session: Session, *, workspace_id: int, election: Elect
 
 
 def check(services: Services, *, team_id: str, actor: str, settings: OfficeSettings,
-          contest_name: str | None = None) -> CheckOutcome:
+          contest_name: str | None = None, election_id: int | None = None) -> CheckOutcome:
     """Check one contest (by name) or every contest of every election of the latest election day; open cases as
-    (1) requires. Each case's notice to the governing body names its own election's body."""
+    (1) requires. Each case's notice to the governing body names its own election's body. `election_id`: that
+    election instead of the latest day's (an older election just uploaded: its upload's *Check this election*)."""
     now = services.now()
     with services.db.transaction() as session:
         workspace = ensure_workspace(session, team_id, actor=actor)
-        day = _latest_day(session, workspace.id)
+        day = _one_election(session, workspace.id, election_id) if election_id is not None \
+            else _latest_day(session, workspace.id)
         wanted = None
         if contest_name:
             found = [(e, v, c) for e, v in day if (c := find_contest(session, e.id, contest_name)) is not None]

@@ -29,6 +29,7 @@ from rules.contest import Contest as RulesContest
 from rules.corrections import CITATION as CORRECTION_CITATION
 from rules.corrections import VoteChange, diff_contests, one_line
 from rules.returns.numbers import CountError, parse_count
+from services.conduct.follow_returns import Followed, follow_correction
 from services.errors import UserError
 from services.office.access import ensure_workspace
 from services.returns.forms import (
@@ -87,6 +88,7 @@ class EntryResult:
     changes: tuple[VoteChange, ...]
     citation: str | None  # (4) for a correction
     case_id: int | None  # the contest's recount case, if one was opened
+    followed: Followed | None = None  # a correction (4): whether the case, not yet completed, follows it
 
 
 def parse_counts(raw: Sequence[str | int | None], choices: Sequence[str]) -> list[int]:
@@ -253,8 +255,11 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
                "citation": CORRECTION_CITATION if correction else None},
         workspace_id=workspace.id, at=services.now())
     case_id = session.scalar(select(RecountCase.id).where(RecountCase.contest_id == contest.id))
+    followed = follow_correction(session, version=version, contest_ids=[contest.id], actor=actor,
+                                 now=services.now(), workspace_id=workspace.id) if correction else []
     return EntryResult(
         election_name=election.name, contest_id=contest.id, contest_name=contest.name, unit=entry.unit,
         version=version.number, supersedes=based_on if correction else None, correction=correction,
         reason=reason, evidence=evidence, choices=choices, before=old_unit,
-        after=new_unit, changes=changes, citation=CORRECTION_CITATION if correction else None, case_id=case_id)
+        after=new_unit, changes=changes, citation=CORRECTION_CITATION if correction else None, case_id=case_id,
+        followed=followed[0] if followed else None)

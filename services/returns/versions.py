@@ -216,6 +216,7 @@ def import_returns(
         previous = latest_version(session, election.id)
         in_file: dict[int, tuple[RulesContest, dict[str, int]]] = {}
         changed: list[str] = []
+        changed_ids: list[int] = []
         offset = len(contests_of(session, election.id))
         for position, parsed in enumerate(returns.contests):
             contest, choice_ids = sync_contest(session, election, parsed, offset + position, actor, workspace.id)
@@ -223,6 +224,7 @@ def import_returns(
             if previous is not None and (_parsed_counts(contest.id, parsed, choice_ids)
                                          != _contest_counts(session, previous, contest.id)):
                 changed.append(contest.name)
+                changed_ids.append(contest.id)
         carried: list[Contest] = []
         if previous is not None:
             with_counts = set(session.scalars(select(VoteCount.contest_id).where(
@@ -254,6 +256,13 @@ def import_returns(
                             "sha256": sha, "format": returns.source_format, "contests": len(in_file),
                             "changed": changed if previous else None, "carried_over": list(carried_names)},
                      workspace_id=workspace.id)
+        if previous is not None and changed:
+            # A changed contest under recount follows the new version (4), or its thread is told why not.
+            # Imported here, not at the top: services.conduct.follow_returns reads versions through this module.
+            from services.conduct.follow_returns import follow_correction
+
+            follow_correction(session, version=version, actor=actor, now=services.now(), workspace_id=workspace.id,
+                              contest_ids=changed_ids)
         return ImportResult(election.id, election.name, version.number, True, len(in_file),
                             tuple(changed), carried_names)
 

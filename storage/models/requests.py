@@ -17,6 +17,9 @@ class RequestStatus(str, enum.Enum):
     PENDING = "pending"  # accepted by the core, awaiting the official's decision
     APPROVED = "approved"
     REJECTED = "rejected"
+    # The requester took the request back before it was decided; staff record how they said so. Nothing in
+    # 1-13.5-1306 forbids it, and a request withdrawn is no longer one the office must decide.
+    WITHDRAWN = "withdrawn"
 
 
 class RecountRequestRow(Base):

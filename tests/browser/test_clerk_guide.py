@@ -12,6 +12,7 @@ from sqlalchemy import select
 from storage.models import AuditEntry, EvidenceDemand, LotDrawing, SurveyVersion
 from tests.browser.conftest import needs_playwright
 from tests.browser.guide_images import GuideImages
+from tests.support.assistants import record_an_assistant_of
 
 needs_playwright()
 from playwright.sync_api import expect  # noqa: E402
@@ -245,7 +246,9 @@ def test_a_requested_recount_from_the_request_to_the_certificates(page, sandbox,
     client.submit()
     client.expect_closed()
 
-    # 07: completed with its actual cost; the certificate of election in the case's thread.
+    # 07: completed with its actual cost; the certificate of election in the case's thread. Someone is recorded as
+    # assisting first (3): completion is refused without.
+    record_an_assistant_of(sandbox.services, PINE)
     client.click(client.message(case_card), "Complete the recount")
     client.expect_modal("Complete the recount", "case.complete")
     client.type_into("Actual cost of the recount ($)", "300")
@@ -281,7 +284,8 @@ def test_the_lot_for_a_tie_the_recount_left(page, sandbox, db) -> None:
     set_up_count(client, case_card)
     for number, (unit, counts) in enumerate(CHERRY_TIED.items(), start=1):
         enter_sheet(client, case_card, f"W-{number}", unit, counts)
-    # Automatic, every notice given: no form, Slack's confirm dialog.
+    # Automatic, every notice given: no form, Slack's confirm dialog (someone recorded as assisting first, (3)).
+    record_an_assistant_of(sandbox.services, CHERRY)
     client.message(case_card).get_by_role("button", name="Complete the recount").click()
     expect(page.locator(".confirm .confirm-title")).to_have_text("Complete the recount?")
     page.locator(".confirm .confirm-yes").click()

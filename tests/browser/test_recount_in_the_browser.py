@@ -14,6 +14,7 @@ from sqlalchemy import select
 
 from storage.models import Notice, RecountCase
 from tests.browser.conftest import needs_playwright
+from tests.support.assistants import record_an_assistant_of
 
 needs_playwright()
 from playwright.sync_api import expect  # noqa: E402
@@ -201,7 +202,9 @@ def test_a_recount_from_the_check_to_the_certificate(page, sandbox, db) -> None:
     client.submit()
     client.expect_closed()
 
-    # (6): completed with its actual cost; the certificate of election is a link in the case's thread.
+    # (6): completed with its actual cost; the certificate of election is a link in the case's thread. Someone is
+    # recorded as assisting first (3): completion is refused without.
+    record_an_assistant_of(sandbox.services, PINE)
     client.click(client.message(case_card), "Complete the recount")
     client.expect_modal("Complete the recount", "case.complete")
     client.type_into("Actual cost of the recount ($)", "300")

@@ -23,8 +23,9 @@ def harness(db):
 
 
 def load_example(harness: SlackHarness, *, path: Path = EXAMPLE, name: str = "Regular Special District Election",
-                 date: dt.date = dt.date(2026, 11, 3)) -> None:
+                 date: dt.date = dt.date(2026, 11, 3), local_government: str = "Front Range Special Districts",
+                 governing_body: str = "Board of Directors") -> None:
     data = path.read_bytes()
     import_returns(harness.services, team_id=TEAM, returns=parse_returns(data), election_name=name,
-                   election_date=date, local_government="Front Range Special Districts",
-                   governing_body="Board of Directors", source_name=path.name, source_bytes=data, actor="test")
+                   election_date=date, local_government=local_government,
+                   governing_body=governing_body, source_name=path.name, source_bytes=data, actor="test")

@@ -87,3 +87,20 @@ def test_without_a_name_the_line_carries_the_title_alone(harness) -> None:
     assert pdf_text(harness.get(links[SAM]).body).endswith(
         f"November 6, 2026. Designated Election Official Front Range Special Districts Recount case #{case_id} · "
         "C.R.S. 1-13.5-1306(6)")
+
+
+def test_the_card_and_the_completion_form_prompt_for_the_signers_name_until_it_is_set(harness) -> None:
+    from tests.flows.test_completion_flow import current, open_modal
+    from tests.support.slack_app import text_of
+
+    prompt = "No name for the certificates' signature line."
+    case_id, card = counting_case(harness)
+    tally(harness, case_id, (645, 811), (702, 590))
+    shown = text_of(current(harness, card))
+    assert prompt in shown and "`/recount admin setting official-name Your Name`" in shown
+    assert prompt in text_of(open_modal(harness, card, "case.complete"))
+
+    admin(harness, "setting official-name Dana Whitfield")
+    tally(harness, case_id, (645, 811), (702, 590))  # the card is refreshed as the next tally sheet would
+    assert prompt not in text_of(current(harness, card))
+    assert prompt not in text_of(open_modal(harness, card, "case.complete"))

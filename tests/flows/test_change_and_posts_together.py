@@ -130,7 +130,7 @@ def test_a_decision_whose_announcement_cannot_be_queued_is_not_recorded(harness,
     assert count(harness, RecountRequestRow, RecountRequestRow.status == "pending") == 1
     assert count(harness, RecountCase) == 0
     assert count(harness, AuditEntry, AuditEntry.action.in_(["request.approved", "case.opened"])) == 0
-    assert buttons(harness.slack.state.message(CHANNEL, card["ts"])) == ["request.approve", "request.reject"]
+    assert buttons(harness.slack.state.message(CHANNEL, card["ts"])) == ["request.approve", "request.reject", "request.withdraw"]
     assert harness.thread(card["ts"]) == []
 
     # Decided again with the database well: one decision, told in order, and one case.

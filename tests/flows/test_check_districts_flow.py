@@ -84,3 +84,18 @@ def test_a_canvass_date_without_an_election_is_refused_when_several_share_the_da
     assert "each canvass board certifies its own" in told and "choose the election in the form" in told
     with harness.db.transaction() as s:
         assert s.scalars(select(Election.canvass_date).where(Election.canvass_date.is_not(None))).all() == []
+
+
+def test_each_districts_request_window_is_named_once_on_app_home_and_deadlines(harness) -> None:
+    """One election per district on one day: each has its own request window (1306(2)(a)), and the line names its
+    district, so App Home and `/recount deadlines` do not repeat the same words three times."""
+    seed_example(harness)
+    harness.command("deadlines")
+    listed = text_of(harness.wait("response_url")[-1].args)
+    harness.event({"type": "app_home_opened", "user": "U0OFFICIAL", "channel": "D0HOME", "tab": "home"})
+    home = text_of({"blocks": harness.wait("views.publish")[-1].args["view"]["blocks"]})
+    for text in (listed, home):
+        lines = [line for line in text.splitlines() if "the last day to file a written request" in line]
+        assert len(lines) == len(set(lines)) == len(GOVERNING_BODIES), lines
+        for district in GOVERNING_BODIES:
+            assert sum(f"Regular Special District Election — {district}:" in line for line in lines) == 1, district

@@ -42,7 +42,7 @@ def test_checking_the_whole_election_posts_verdicts_closest_first_and_opens_case
     cards = {c["text"].split(":")[1].split("—")[0].strip(): c for c in (card_a, card_b)}
     issue = text_of(cards["Bear Creek Fire Protection District - Ballot Issue 6A"])
     assert "Tue 2026-12-01" in issue and "C.R.S. 1-13.5-1306(1)" in issue
-    assert "Governing body:* Board of Directors — not yet given" in issue
+    assert "Governing body:* Board of Directors of Front Range Special Districts — not yet given" in issue
     assert "No issue committee is recorded" in issue
     board = text_of(cards["Cherry Creek Valley Water and Sanitation District - Director"])
     for candidate in ("Maria Alvarez", "Thomas Reed", "Priya Natarajan", "Walt Kowalski"):

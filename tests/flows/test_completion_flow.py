@@ -35,6 +35,7 @@ from services.requests import decision as request_decision
 from services.requests import entry as request_entry
 from storage.models import AuditEntry, Certificate, Contest, LedgerRow, RecountCase, SurveyVersion
 from tests.flows.conftest import load_example
+from tests.support.assistants import record_an_assistant
 from tests.support.notices import give_all_notices
 from tests.support.slack_app import CHANNEL, OFFICIAL, STAFF, TEAM, VIEWER, text_of
 
@@ -52,9 +53,14 @@ def harness(harness):
 
 
 # ---------------------------------------------------------------- setup through the services
-def counting_case(harness, *, paid: str = "400.00", cost: str = "400.00") -> tuple[int, dict]:
-    """A request by Sam Okafor in his own favor, approved, every (2)(b) step done, counting on paper by precinct."""
-    load_example(harness)
+def counting_case(harness, *, paid: str = "400.00", cost: str = "400.00",
+                  government: tuple[str, str] | None = None, assistants: bool = True) -> tuple[int, dict]:
+    """A request by Sam Okafor in his own favor, approved, every (2)(b) step done, counting on paper by precinct;
+    `government` is (local government, governing body) when not the example's."""
+    if government:
+        load_example(harness, local_government=government[0], governing_body=government[1])
+    else:
+        load_example(harness)
     services = harness.services
     access.bootstrap_official(services, TEAM, OFFICIAL, reason="test")
     for user, role in ((STAFF, access.Role.STAFF), (VIEWER, access.Role.VIEWER)):
@@ -74,6 +80,8 @@ def counting_case(harness, *, paid: str = "400.00", cost: str = "400.00") -> tup
                                               settings=OfficeSettings()).case_id
     post_case_card(harness.app.client, services, case_id, channel_id=CHANNEL, actor=OFFICIAL)
     give_all_notices(services, workspace_id=workspace_id, case_id=case_id, actor=STAFF)
+    if assistants:
+        record_an_assistant(services, workspace_id=workspace_id, case_id=case_id, actor=STAFF)  # (3)
     case_money.record_cost(services, workspace_id=workspace_id, case_id=case_id, actor=STAFF,
                            items=[CostItem(CostItemKind.OTHER, "recount", rate=Decimal(cost))])
     case_money.record_cost_notice(services, workspace_id=workspace_id, case_id=case_id, actor=STAFF,
@@ -473,7 +481,8 @@ def test_the_case_record_can_be_shared_in_the_channel(harness) -> None:
 
 
 # ================================================================ automatic recounts (1): no money, a tie, a question
-def automatic_card(harness, contest: str, *, give_notices: bool = True) -> tuple[int, dict]:
+def automatic_card(harness, contest: str, *, give_notices: bool = True,
+                   assistants: bool = True) -> tuple[int, dict]:
     """An automatic recount (1) counting on paper by precinct; every notice under (1) given unless told not to."""
     load_example(harness)
     harness.command("check")
@@ -484,6 +493,8 @@ def automatic_card(harness, contest: str, *, give_notices: bool = True) -> tuple
         case_id = s.scalar(select(RecountCase.id).join(Contest).where(Contest.name == contest))
     if give_notices:
         give_all_notices(services, workspace_id=workspace_id, case_id=case_id, actor=OFFICIAL)
+    if assistants:
+        record_an_assistant(services, workspace_id=workspace_id, case_id=case_id, actor=OFFICIAL)  # (3)
     assert start_counting(services, workspace_id=workspace_id, case_id=case_id, actor=OFFICIAL)
     set_up_count(services, workspace_id=workspace_id, case_id=case_id, method="paper", units=None,
                  double_entry=False, actor=OFFICIAL)
@@ -509,7 +520,7 @@ def test_an_automatic_recount_that_leaves_a_tie_for_the_last_seat_withholds_that
         "Precinct 2": {"Maria Alvarez": 1298, "Thomas Reed": 1290, "Priya Natarajan": 1316, "Walt Kowalski": 577}})
     confirm = next(e for b in current(harness, card)["blocks"] if b["type"] == "actions" for e in b["elements"]
                    if e["action_id"] == "case.complete")["confirm"]
-    assert "This cannot be undone" in confirm["text"]["text"]
+    assert "It cannot be undone" in confirm["text"]["text"]
     posted_before = len(harness.thread(card["ts"]))
     harness.click(current(harness, card), "case.complete")  # no modal: the governing body pays (1)
     assert harness.slack.calls_to("views.open") == []

@@ -20,6 +20,7 @@ from storage.models import AuditEntry, Certificate, Contest, RecountCase
 from tests.flows.conftest import load_example
 from tests.flows.test_completion_flow import buttons, current, last_told, told_count
 from tests.services.test_documents_names import CSV, PRIVATE, VOTES, WORLD
+from tests.support.assistants import record_an_assistant
 from tests.support.notices import give_all_notices
 from tests.support.slack_app import OFFICIAL, TEAM
 
@@ -33,6 +34,7 @@ def counted_card(harness, contest: str, counts: dict[str, int]) -> tuple[int, di
     with services.db.transaction() as s:
         case_id = s.scalar(select(RecountCase.id).join(Contest).where(Contest.name == contest))
     give_all_notices(services, workspace_id=workspace_id, case_id=case_id, actor=OFFICIAL)  # (1)
+    record_an_assistant(services, workspace_id=workspace_id, case_id=case_id, actor=OFFICIAL)  # (3)
     assert start_counting(services, workspace_id=workspace_id, case_id=case_id, actor=OFFICIAL)
     set_up_count(services, workspace_id=workspace_id, case_id=case_id, method="paper", units=None,
                  double_entry=False, actor=OFFICIAL)

@@ -138,3 +138,17 @@ def test_a_candidate_in_the_tie_may_not_record_the_lot_and_another_official_does
     with harness.db.transaction() as s:
         [drawing] = s.scalars(select(LotDrawing)).all()
         assert drawing.recorded_by == OUTSIDER
+
+
+def test_an_elector_requester_with_no_role_is_not_flagged_and_a_staff_requester_is(harness) -> None:
+    """The flag warns those who could otherwise act on the recount; an elector with no role in the office could
+    not, so their request's card carries no conflict-of-interest block."""
+    ready(harness)
+    enter_request(harness, user=STAFF, party="eligible_elector", name="Ollie Outsider", requester_user=OUTSIDER)
+    card = request_card(harness)
+    assert "Conflict of interest" not in text_of(card)
+    admin(harness, f"role <@{OUTSIDER}> staff")  # now they could be made an approver
+    assert decide(harness, card, approve=False, note="Not an elector of the district.").body in (b"", b"{}")
+    harness.wait("chat.update")
+    shown = text_of(current(harness, card))
+    assert "Conflict of interest" in shown and f"<@{OUTSIDER}> is the requester of this recount" in shown

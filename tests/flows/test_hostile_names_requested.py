@@ -44,6 +44,7 @@ from tests.flows.test_requested_case_flow import (
     select_,
     text,
 )
+from tests.support.assistants import record_an_assistant
 from tests.support.slack_app import CHANNEL, OFFICIAL, STAFF, TEAM
 
 REQUESTER = hostile("Requester", 300)
@@ -96,6 +97,8 @@ def test_a_requested_recount_from_its_request_to_its_balance(harness) -> None:
                            .where(Contest.name == METRO))
     for number, (unit, votes) in enumerate(zip(UNITS, ((845, 611), (702, 590))), start=1):
         enter_sheet(harness, case_id, METRO, user=STAFF, sheet_id=f"T-{number}", unit=unit, votes=votes)
+    record_an_assistant(harness.services, workspace_id=access.resolve_member(harness.services, TEAM, OFFICIAL)
+                        .workspace_id, case_id=case_id, actor=STAFF, name=hostile("Assistant", 200))  # (3)
     complete(harness, card, "150.00", user=MALLORY)
     view = open_on_card(harness, current(harness, card), "case.balance", user=STAFF)
     harness.submit(view, {"balance.amount": text("50.00"), "balance.method": select_("check"),

@@ -248,7 +248,7 @@ def test_completing_with_notices_owed_is_refused_naming_each_and_allowed_with_a_
     view = open_modal(harness, card, "case.complete")
     modal = text_of(view)
     assert "*5 notices of the recount are not recorded as given* (C.R.S. 1-13.5-1306(1))" in modal
-    for owed in ("Governing body: Board of Directors (C.R.S. 1-13.5-1306(1))", "Candidate: Thomas Reed",
+    for owed in ("Governing body: Board of Directors of Front Range Special Districts (C.R.S. 1-13.5-1306(1))", "Candidate: Thomas Reed",
                  "Candidate: Priya Natarajan", "Candidate: Maria Alvarez", "Candidate: Walt Kowalski"):
         assert owed in modal, owed
     assert "complete.actual_cost" not in {b.get("block_id") for b in view["blocks"]}  # automatic: no money
@@ -256,7 +256,7 @@ def test_completing_with_notices_owed_is_refused_naming_each_and_allowed_with_a_
     errors = harness.submit(view, {}).json()["errors"]
     refusal = errors["complete.notices_reason"]
     assert refusal.startswith("Not completed: 5 notices of the recount are still owed (C.R.S. 1-13.5-1306(1)): "
-                              "the governing body Board of Directors; candidate ")
+                              "the governing body Board of Directors of Front Range Special Districts; candidate ")
     assert "candidate Walt Kowalski" in refusal and "complete with your reason" in refusal
     with harness.db.transaction() as s:
         assert s.get(RecountCase, case_id).completed_at is None

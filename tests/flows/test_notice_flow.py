@@ -47,11 +47,11 @@ def test_recording_a_notice_edits_the_card_and_posts_in_its_thread(harness) -> N
     harness.wait("chat.postMessage", count=4)  # the verdicts, two cards, then the thread reply
     updated = harness.slack.state.message("C0ELECTION", card["ts"])
     text = text_of(updated)
-    assert "Governing body:* Board of Directors — given by Dana Whitfield by email" in text
+    assert "Governing body:* Board of Directors of Front Range Special Districts — given by Dana Whitfield by email" in text
     assert "1 of 1 given" in text
     assert "Record notice" not in text  # the button is gone once recorded
     [reply_in_thread] = harness.thread(card["ts"])[-1:]
-    assert "Notice to Governing body Board of Directors recorded" in reply_in_thread["text"]
+    assert "Notice to Governing body Board of Directors of Front Range Special Districts recorded" in reply_in_thread["text"]
     assert "C.R.S. 1-13.5-1306(1)" in reply_in_thread["text"]
 
 

@@ -86,3 +86,28 @@ def test_sharing_and_revoking_on_a_hostile_case_sends_nothing_unescaped(harness)
     assert "is revoked" in text_of(harness.slack.calls_to("response_url")[-1].args)
     walk = walk_everything(harness)  # the cards, thread posts and answers with the links, hostile names around
     assert walk.calls["response_url"] >= 2
+
+
+def test_the_card_counts_each_links_page_loads_as_the_database_does(harness) -> None:
+    """Loads of the page are counted on the card, link by link, as they are in the database; polls are not."""
+    card = issue_card(harness)
+    start_counting(harness, card)
+    paths = []
+    for user in (STAFF, OFFICIAL):
+        before = told_count(harness)
+        harness.click(current(harness, card), "observers.share", user=user)
+        paths.append(LINK.findall(told(harness, before))[0][1])
+    assert "not viewed yet" in card_text(harness, card)
+    for path, loads in zip(paths, (2, 3), strict=True):
+        for _ in range(loads):
+            assert harness.get(path).status == 200
+        assert harness.get(path + "/state.json").status == 200  # a poll: no view
+    harness.settle()
+    shown = card_text(harness, card)
+    assert re.search(r"Link #1 by <@U0STAFF001>, works until [^\n]* · viewed 2 times", shown), shown
+    assert re.search(r"Link #2 by <@U0OFFICIAL>, works until [^\n]* · viewed 3 times", shown), shown
+    assert "not viewed yet" not in shown
+    with harness.db.transaction() as s:
+        from storage.models import ObserverLink
+
+        assert [r.views for r in s.scalars(select(ObserverLink).order_by(ObserverLink.id))] == [2, 3]

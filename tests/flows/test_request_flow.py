@@ -169,7 +169,7 @@ def test_an_accepted_request_is_posted_as_a_card_with_approve_and_reject(harness
     assert "C.R.S. 1-13.5-1306(2)(a)" in text
     assert "Request window closes*\nFri 2026-11-20" in text
     assert f"<@{STAFF}>" in text and "awaiting a decision" in text
-    assert buttons(card) == ["request.approve", "request.reject"]
+    assert buttons(card) == ["request.approve", "request.reject", "request.withdraw"]
     with harness.db.transaction() as s:
         row = s.scalars(select(RecountRequestRow)).one()
         assert (row.status, row.channel_id, row.card_ts) == ("pending", CHANNEL, card["ts"])
@@ -382,7 +382,7 @@ def test_the_approvals_channel_receives_the_cards(harness) -> None:
     enter_request(harness)  # typed in #elections
     harness.wait("chat.postMessage", count=2)
     card = next(m for m in harness.posted(APPROVALS) if m["text"].startswith("Recount request:"))
-    assert buttons(card) == ["request.approve", "request.reject"]
+    assert buttons(card) == ["request.approve", "request.reject", "request.withdraw"]
     assert not [m for m in harness.posted(CHANNEL) if m["text"].startswith("Recount request:")]
     [told] = harness.wait("chat.postEphemeral")
     assert told.args["user"] == STAFF and f"posted for approval in <#{APPROVALS}>" in told.args["text"]
@@ -436,7 +436,7 @@ def test_a_card_that_cannot_be_posted_is_posted_later_by_the_requests_list(harne
     [listed] = harness.wait("response_url", count=told + 1)[-1:]
     assert "its card is now posted in" in listed.args["text"]
     card = request_card(harness)
-    assert buttons(card) == ["request.approve", "request.reject"]
+    assert buttons(card) == ["request.approve", "request.reject", "request.withdraw"]
     told = len(harness.slack.calls_to("response_url"))
     harness.command("requests", user=STAFF)  # again: the link, not a second card
     [listed] = harness.wait("response_url", count=told + 1)[-1:]

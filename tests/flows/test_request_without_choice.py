@@ -1,5 +1,5 @@
 """(2)(a): "any interested party, including an eligible elector ... may submit ... a written request for a
-recount" -- it asks no favoured choice of an eligible elector. Through the request form in the real app, on
+recount" -- it asks no favored choice of an eligible elector. Through the request form in the real app, on
 SQLite and PostgreSQL: an elector's request naming no choice is accepted and the card says so; a candidate
 still names themselves."""
 from __future__ import annotations
@@ -30,7 +30,7 @@ def test_an_eligible_elector_need_not_name_a_choice(harness) -> None:
     with harness.services.db.transaction() as session:
         row = session.scalar(select(RecountRequestRow))
         assert row.in_favor_of == "" and row.evaluation["outcome"] == "accepted"
-        assert "naming no choice it favours" in row.evaluation["reason"]
+        assert "naming no choice it favors" in row.evaluation["reason"]
         assert "an eligible elector need not name a choice" in row.evaluation["reading"]
 
 

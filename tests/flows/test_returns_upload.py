@@ -299,3 +299,33 @@ def test_seats_for_a_contest_the_file_does_not_have_are_shown_on_the_seats_field
     assert seats["hint"]["text"] == "seats['Library Board']: names no contest in the file"
     assert seats["element"]["initial_value"] == "Library Board=2"
     assert "Fix what is listed under the seats field" in shown(form)
+
+
+def test_an_older_election_uploaded_after_a_later_one_is_checked_from_its_record(harness) -> None:
+    """`/recount check` takes the latest election day; the record of an upload of an older election carries *Check
+    this election*, which checks that one (1306(1)) and opens its recount cases."""
+    load_example(harness)  # the Regular Special District Election of 2026-11-03
+    form = open_upload(harness)
+    choose_in_view(harness, form, "returns.upload_election", "new")
+    values = {FILE: files(attach(harness, EXAMPLE)), "returns.upload_election": picked("new"),
+              **new_election(name="Spring Special Election", date="2026-05-05", government="Spring Districts")}
+    submitted(harness, read(harness, harness.open_view(), values), {})
+    [record] = [m for m in harness.posted() if m["text"].startswith("Survey of returns version 1 of Spring Special")]
+    assert "*Check this election* opens its recount cases" in text_of(record)
+
+    harness.command("check")  # the latest day's election, not the one just uploaded
+    latest = [m for m in harness.posted() if "need an automatic recount" in text_of(m)]
+    assert latest and all("Spring Special Election" not in text_of(m) for m in latest)
+
+    posted = len(harness.posted())
+    assert harness.click(record, "returns.check_election", user=OFFICIAL).status == 200
+    harness.settle()
+    new = harness.posted()[posted:]
+    assert any("Spring Special Election" in text_of(m) and "*2* need an automatic recount" in text_of(m) for m in new)
+    with harness.db.transaction() as s:
+        spring = s.scalar(select(Election).where(Election.name == "Spring Special Election"))
+        from storage.models import Contest, RecountCase
+
+        opened = s.scalars(select(RecountCase).join(Contest).where(Contest.election_id == spring.id)).all()
+        assert len(opened) == 2
+    assert sum(m["text"].startswith("Automatic recount") for m in new) == 2  # their cards, in the channel

@@ -3,7 +3,7 @@ governing body of the local government conducting the election of the results of
 certificate of election for each candidate who received the highest number of votes for an office for which
 a recount was conducted, and shall deliver the certificate to such candidate."
 
-With (2)(d)'s two facts (reversed in favour of the requester; amended count within the (1) margin) and
+With (2)(d)'s two facts (reversed in favor of the requester; amended count within the (1) margin) and
 1-13.5-1304's lot for a tie.
 """
 from __future__ import annotations
@@ -31,7 +31,7 @@ def question(**totals: int) -> Contest:
 
 
 CASES = [
-    # (case, original, amended, requested in favour of,
+    # (case, original, amended, requested in favor of,
     #  outcome, winners before, winners after, certificates, changed, reversed, within margin, tied)
     ("a 3-seat board: the recount swaps the last winner and the first loser",
      board(Ames=1500, Bell=1400, Cole=1002, Diaz=1000), board(Ames=1500, Bell=1400, Cole=998, Diaz=1003), "Diaz",
@@ -47,10 +47,10 @@ CASES = [
     ("a single seat: an automatic recount (no requester) confirms the winner",
      board(1, Ames=1000, Bell=996), board(1, Ames=1000, Bell=997), None,
      "confirmed", ("Ames",), ("Ames",), ("Ames",), False, None, True, ()),
-    ("a single seat: reversed, but not in favour of the requester",
+    ("a single seat: reversed, but not in favor of the requester",
      board(1, Ames=1000, Bell=996, Cole=10), board(1, Ames=995, Bell=998, Cole=10), "Cole",
      "changed", ("Ames",), ("Bell",), ("Bell",), True, False, True, ()),
-    ("a question reversed in favour of the requester",
+    ("a question reversed in favor of the requester",
      question(Yes=1000, No=998), question(Yes=999, No=1001), "No",
      "changed", ("Yes",), ("No",), (), True, True, True, ()),
     ("a question confirmed",
@@ -104,7 +104,7 @@ def test_the_3_seat_swap_reads_aloud():
     assert "elected: Ames, Bell and Diaz" in done.reason
     assert "Cole 1,002 -> 998, Diaz 1,000 -> 1,003" in done.reason
     assert "certificates of election to Ames, Bell and Diaz" in done.reason
-    assert "(2)(d): reversed in favour of Diaz and amended count within the (1) margin" in done.reason
+    assert "(2)(d): reversed in favor of Diaz and amended count within the (1) margin" in done.reason
     assert done.amended_margin.margin == 5 and done.numbers["amended_margin"] == 5
     assert "last winner vs first loser" in done.reading
 

@@ -1,4 +1,4 @@
-"""A request that names no choice it favours, read against the statute.
+"""A request that names no choice it favors, read against the statute.
 
 (2)(a): "any interested party, including an eligible elector or a candidate for office or the issue committee
 for a ballot issue or question, may submit to the designated election official a written request for a
@@ -29,7 +29,7 @@ def test_an_eligible_elector_may_request_without_naming_a_choice() -> None:
     decision = evaluate_request(_request(PartyKind.ELIGIBLE_ELECTOR), contest=MAYOR, election_date=ELECTION)
     assert decision.outcome == "accepted"
     assert decision.citation == "C.R.S. 1-13.5-1306(2)(a)"
-    assert "naming no choice it favours" in decision.reason
+    assert "naming no choice it favors" in decision.reason
     assert "an eligible elector need not name a choice" in decision.reading
     assert decision.numbers["in_favor_of"] is None
     assert favored_label(decision.numbers["in_favor_of"]) == NO_CHOICE_LABEL

@@ -30,7 +30,7 @@ def test_a_completed_requested_recount_exports_its_whole_record(services) -> Non
     assert all("token" not in c for c in record["certificates"])
     text = " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(case_record_pdf(record))).pages).split())
     assert f"Record of recount case #{case_id}" in text and "C.R.S. 1-13.5-1306(2)(d)" in text
-    assert "case.completed" in text
+    assert "Recount completed" in text and "case.completed" not in text
     # How long the office keeps it: 25 months after the election of 2026-11-03, cited (C.R.S. 1-7-802).
     assert record["retention"]["keep_until_at_least"] == "2028-12-03"
     assert record["retention"]["citation"] == "C.R.S. 1-7-802"

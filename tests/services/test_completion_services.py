@@ -23,6 +23,7 @@ from services.returns.checking import check
 from services.returns.versions import import_returns
 from services.services import Services
 from storage.models import Contest, LedgerRow, SurveyVersion
+from tests.support.assistants import record_an_assistant
 from tests.support.notices import give_all_notices
 
 TEAM, DEO = "T0CLOSE", "U0OFFICIAL"
@@ -51,6 +52,7 @@ def services(db):
 
 def _give_all_notices(services, case_id):
     give_all_notices(services, workspace_id=services.workspace_id, case_id=case_id, actor=DEO, given_by="Dana")
+    record_an_assistant(services, workspace_id=services.workspace_id, case_id=case_id, actor=DEO)  # (3)
 
 
 def _requested_case(services, paid: str, cost: str = "400.00") -> int:

@@ -27,6 +27,7 @@ from services.returns.checking import check
 from services.returns.versions import import_returns
 from services.services import Services
 from storage.models import AuditEntry, Certificate, RecountCase, SurveyVersion
+from tests.support.assistants import record_an_assistant
 from tests.support.notices import give_all_notices
 
 TEAM, DEO = "T0SCRIPTS", "U0OFFICIAL"
@@ -59,6 +60,7 @@ def counted(services, contest: str, counts: dict[str, int]) -> int:
     outcome = check(services, team_id=TEAM, actor=DEO, settings=OfficeSettings())
     case_id = next(v.case_id for v in outcome.verdicts if v.decision.contest == contest)
     give_all_notices(services, workspace_id=services.workspace_id, case_id=case_id, actor=DEO)  # (1)
+    record_an_assistant(services, workspace_id=services.workspace_id, case_id=case_id, actor=DEO)  # (3)
     assert start_counting(services, workspace_id=services.workspace_id, case_id=case_id, actor=DEO)
     set_up_count(services, workspace_id=services.workspace_id, case_id=case_id, method="paper", units=None,
                  double_entry=False, actor=DEO)
@@ -92,10 +94,11 @@ def test_every_name_comes_back_from_the_certificate_and_the_case_record(services
     for name in VOTES:
         assert printed(unicodedata.normalize("NFKC", name), record), name
     # Each vote count stands beside its own name: a right-to-left name is set apart (a bidi isolate), so the
-    # numbers after it do not join its run and swap places with the next name's.
-    amended = record[record.index("amended totals:"):]
-    assert re.search(r"לוי שרה\W{0,4}1002, \W{0,4}الأحمد محمد\W{0,4}400, ", amended), amended[:300]
-    assert f"Record of recount case #{case_id}" in record and "case.completed" in record
+    # numbers after it do not join its run and swap places with another's.
+    amended = record[record.index("Results (1306(6))"):]
+    assert re.search(r"לוי שרה\W{0,6}998 in the survey of returns, 1,002 in the recount \(\+4\)", amended), amended[:300]
+    assert re.search(r"الأحمد محمد\W{0,6}400 in the survey of returns, 400 in the recount", amended), amended[:300]
+    assert f"Record of recount case #{case_id}" in record and "Recount completed" in record
 
 
 def test_a_winner_whose_name_cannot_be_printed_stops_the_completion_before_anything_is_recorded(services) -> None:

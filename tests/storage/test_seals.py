@@ -93,7 +93,8 @@ def test_a_recount_seals_its_returns_money_and_sheets_after_each_change(db) -> N
     _, _, case_id = recount_in_progress(db)
     sealed = {e.entity_id for e in _seal_entries(db)}
     assert sealed == {"survey_versions", "contests", "choices", "vote_counts", "ledger_entries", "cost_notices",
-                      "tally_sheets", "memberships", "recount_requests", "recount_cases", "case_deadlines", "notices"}
+                      "tally_sheets", "memberships", "recount_requests", "recount_cases", "case_deadlines", "notices",
+                      "assistants"}
     with db.transaction() as s:
         entries = list(s.scalars(select(AuditEntry).order_by(AuditEntry.id)))
         payment = s.scalar(select(LedgerRow.id).where(LedgerRow.kind == "payment"))
@@ -109,8 +110,8 @@ def test_a_recount_seals_its_returns_money_and_sheets_after_each_change(db) -> N
     assert all(isinstance(v, list) and len(v) == 2 for v in contests.after["rows"].values())
     result = _verify(db)
     # 13 rows of returns, money and sheets; the official's membership, the request, its case, and the case's
-    # deadlines and notices.
-    assert result.ok and result.business_rows == 21, result.describe()
+    # deadlines and notices; and the assistant recorded (3).
+    assert result.ok and result.business_rows == 22, result.describe()
 
 
 def test_rows_of_a_rolled_back_savepoint_are_not_sealed(db) -> None:

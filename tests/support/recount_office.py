@@ -21,6 +21,7 @@ from services.returns.versions import import_returns
 from services.services import Services
 from storage.db import Database
 from storage.models import Contest
+from tests.support.assistants import record_an_assistant
 from tests.support.notices import give_all_notices
 
 TEAM, DEO = "T0ANCHOR1", "U0OFFICIAL"
@@ -53,6 +54,7 @@ def recount_in_progress(db: Database) -> tuple[Services, int, int]:
                                               note="timely", settings=OfficeSettings(),
                                               own_entry_reason="the office's only official").case_id
     give_all_notices(services, workspace_id=workspace_id, case_id=case_id, actor=DEO, given_by="Dana")
+    record_an_assistant(services, workspace_id=workspace_id, case_id=case_id, actor=DEO)  # (3)
     case_money.record_cost(services, workspace_id=workspace_id, case_id=case_id, actor=DEO,
                            items=[CostItem(CostItemKind.OTHER, "recount", rate=Decimal("400.00"))])
     case_money.record_cost_notice(services, workspace_id=workspace_id, case_id=case_id, actor=DEO,
