@@ -49,6 +49,17 @@ class ChosenLaw:
         return f"recount law: {self.profile.citation} ({how})"
 
 
+def stored_law_line(stored: Any, asked: ChosenLaw) -> str:
+    """What `import` says of the law the election is now stored with (a services.election_law.ElectionLaw)."""
+    if asked.given:
+        return f"Law: {stored.named} — stored with the election (--law {asked.profile.key})."
+    if stored.basis == "default":
+        others = " or --law ".join(k for k in LAW_KEYS if k != stored.key)
+        return (f"Law: {stored.profile.named} — no --law given, so the default, stored with the election; a new election "
+                f"under another law is imported with --law {others}.")
+    return f"Law: {stored.named} — the law the election is stored with (no --law given)."
+
+
 def chosen_law(args: argparse.Namespace) -> ChosenLaw:
     key = getattr(args, "law", None)
     if key is None:

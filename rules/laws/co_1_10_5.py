@@ -210,6 +210,7 @@ OPENS_READING = "\"no sooner than ten days ... after\" the election: the tenth d
 PROFILE = LawProfile(
     key=KEY,
     title="Uniform Election Code recount, election coordinated by the county clerk",
+    plain_name="coordinated election",
     section="1-10.5",
     governs=("elections the county clerk and recorder coordinates (1-7-116; November): county offices, school districts "
              "(22-31-103), and the municipal and special district offices and measures on the county's ballot; a "

@@ -133,6 +133,7 @@ LEFTOVER_READING = (
 PROFILE = LawProfile(
     key=KEY,
     title="Municipal Election Code recount",
+    plain_name="municipal election",
     section=SECTION,
     governs=("municipal elections the municipal clerk conducts under the Municipal Election Code: a statutory town's "
              "regular election on the first Tuesday of April in even-numbered years, a city's on the first Tuesday of "

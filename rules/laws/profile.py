@@ -257,6 +257,7 @@ class LawProfile:
 
     key: str
     title: str
+    plain_name: str  # the kind of election in a clerk's words ("coordinated election"), shown after the citation
     section: str  # the recount section(s), as cited ("1-13.5-1306", "1-10.5-101 to 107, 109")
     governs: str
     conducted_by: str
@@ -288,6 +289,11 @@ class LawProfile:
     def citation(self) -> str:
         """"C.R.S. 1-13.5-1306": the law as a whole."""
         return crs(self.section)
+
+    @property
+    def named(self) -> str:
+        """"C.R.S. 1-10.5 (coordinated election)": how a verdict, card or letter names the law it applies."""
+        return f"{self.citation} ({self.plain_name})"
 
     def short(self, citation: str) -> str:
         """A citation within the law's own section without its prefix ("C.R.S. 1-13.5-1306(2)(d)" -> "(2)(d)"), as

@@ -18,8 +18,9 @@ ELECTION = ("--election-date", "2026-11-03", "--name", "Regular Special District
 PLACE = ("--local-government", "Front Range Special Districts", "--governing-body", "Board of Directors")
 
 
-LAW_DEFAULT_LINE = ("Law: C.R.S. 1-13.5-1306 (Local Government Election Code recount) — no --law given, so the default; "
-                    "say --law 31-10-1207 or --law 1-10.5 for another.")
+LAW_DEFAULT_LINE = ("Law: C.R.S. 1-13.5-1306 (special district or other local government election) — no --law given, "
+                    "so the default, stored with the election; a new election under another law is imported with "
+                    "--law 31-10-1207 or --law 1-10.5.")
 
 
 @pytest.fixture
@@ -51,7 +52,7 @@ def test_first_identical_and_changed_imports(database, tmp_path) -> None:
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == [
         "Regular Special District Election: survey of returns version 1 recorded (4 contests).",
-        LAW_DEFAULT_LINE, "Reading: recount law: C.R.S. 1-13.5-1306 (no --law given, the default)"]
+        LAW_DEFAULT_LINE]
 
     again = run_import(url, EXAMPLE, *PLACE)  # --team inferred: the database holds one workspace now
     assert again.returncode == 0, again.stderr
@@ -154,17 +155,31 @@ def test_a_real_file_imports_with_what_was_set_aside_and_the_readings_said(datab
     assert count(db, SurveyVersion) == 2
 
 
-def test_the_law_is_checked_and_said_with_the_readings(database) -> None:
+def test_the_law_is_stored_with_the_election_and_kept(database, tmp_path) -> None:
     url, db = database
     given = run_import(url, EXAMPLE, "--team", "T0OFFICE1", "--law", "31-10-1207", *PLACE)
     assert given.returncode == 0, given.stderr
     lines = given.stdout.splitlines()
-    assert lines[1] == "Law: C.R.S. 31-10-1207 (Municipal Election Code recount) — --law 31-10-1207."
-    assert lines[2] == "Reading: recount law: C.R.S. 31-10-1207 (given with --law)"
+    assert lines[1] == "Law: C.R.S. 31-10-1207 (municipal election) — stored with the election (--law 31-10-1207)."
+    with db.transaction() as s:
+        election = s.scalars(select(Election)).one()
+        assert (election.law, election.law_basis) == ("31-10-1207", "given")
+    # A re-import without --law keeps the stored law and says so.
+    changed = tmp_path / "corrected.csv"
+    changed.write_text(EXAMPLE.read_text(encoding="utf-8").replace(",Yes,2208,", ",Yes,2209,"), encoding="utf-8")
+    kept = run_import(url, changed)
+    assert kept.returncode == 0, kept.stderr
+    assert kept.stdout.splitlines()[1] == ("Law: C.R.S. 31-10-1207 (municipal election) — the law the election is "
+                                           "stored with (no --law given).")
+    # A --law that disagrees with the stored one is refused, naming both, and nothing is written.
+    refused = run_import(url, changed, "--law", "1-10.5")
+    assert_refused(refused, 2, "held under C.R.S. 31-10-1207 (municipal election)", "C.R.S. 1-10.5 (coordinated "
+                   "election)", "Nothing was imported")
+    assert count(db, SurveyVersion) == 2
     # An unknown law is refused before anything is read or written.
     assert_refused(run_import(url, EXAMPLE, "--law", "1306", *PLACE), 2, "--law", "'1306'", "1-13.5-1306",
                    "31-10-1207", "1-10.5")
-    assert count(db, SurveyVersion) == 1
+    assert count(db, SurveyVersion) == 2
 
 
 def test_a_refusal_names_what_was_typed_with_its_terminal_escapes_shown_not_obeyed(database) -> None:
