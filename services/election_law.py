@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.laws import DEFAULT_LAW_KEY, LAWS, LawProfile, UnknownLaw, law_profile
+from rules.laws.profile import Part
 from services.errors import UserError
 from storage.models import Election
 
@@ -65,6 +66,27 @@ def election_law(election: Election) -> ElectionLaw:
         raise UserError(f"The election {election.name!r} names a recount law this recount-bot does not know: "
                         f"{exc}") from None
     return ElectionLaw(profile, election.law_basis if election.law_basis in BASES else BEFORE)
+
+
+def law_of(election: Election) -> LawProfile:
+    """The profile the rules are given for `election` (what every use case passes as `law=`)."""
+    return election_law(election).profile
+
+
+def before_counting_citation(law: LawProfile) -> str:
+    """What a notice given before a requested recount is counted cites: 1-13.5-1306(2)(b)(I) under that law (the
+    subparagraph on notice itself), the law's pre-count provision under the others."""
+    if law.key == DEFAULT_LAW_KEY:
+        return f"{law.citation}(2)(b)(I)"
+    return law.cite(Part.PRE_COUNT)
+
+
+def payment_wait_citation(law: LawProfile) -> str:
+    """Why a requested recount waits for its payment: 1-13.5-1306(2)(b)(IV) under that law, the law's payment
+    provision under the others (31-10-1207(2), 1-10.5-106(2))."""
+    if law.key == DEFAULT_LAW_KEY:
+        return f"{law.citation}(2)(b)(IV)"
+    return law.payment.provision.citation
 
 
 def chosen_key(key: str | None) -> str:

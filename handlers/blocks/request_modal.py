@@ -53,8 +53,19 @@ def _where(approvals_channel: str | None, channel_id: str | None) -> str:
 
 
 def _window(form: RequestForm) -> str:
-    return (f"Written requests may be filed through *{day(form.window_closes)}* ({esc(form.window_note)}; "
-            "C.R.S. 1-13.5-1306(2)(a)).")
+    """The request window under the election's law, its first day included where the law opens it later."""
+    cited = form.window_citation or _request_citation(form)
+    opens = f"from *{day(form.window_opens)}* " if form.window_opens else ""
+    return (f"Written requests may be filed {opens}through *{day(form.window_closes)}* ({esc(form.window_note)}; "
+            f"{cited}).")
+
+
+def _request_citation(form: RequestForm) -> str:
+    return form.law.profile.requesting.provision.citation if form.law else "C.R.S. 1-13.5-1306(2)(a)"
+
+
+def _held_under(form: RequestForm) -> str:
+    return f" {form.law.held_under}" if form.law else ""
 
 
 def loading_modal() -> dict:
@@ -65,8 +76,8 @@ def loading_modal() -> dict:
 # ------------------------------------------------------------------ step 1
 def pick_modal(form: RequestForm, *, channel_id: str | None, approvals_channel: str | None) -> dict:
     blocks = [
-        section("Enter a written request for a recount at the requester's expense (C.R.S. 1-13.5-1306(2)(a)). "
-                "Choose the contest; its details come next."),
+        section(f"Enter a written request for a recount at the requester's expense ({_request_citation(form)})."
+                f"{esc(_held_under(form))} Choose the contest; its details come next."),
         context(_window(form)),
         _contest_select(form, None),
         context(_where(approvals_channel, channel_id)),

@@ -17,6 +17,7 @@ from services.conduct.duties import duties_of_case
 from services.conduct.money import MoneyView, money_view
 from services.conduct.owed import note_duties
 from services.conduct.view import ConductView, conduct_view
+from services.election_law import ElectionLaw, election_law
 from services.errors import NotFound, UserError
 from services.observers.links import LinkLine, links_of
 from services.office.conflicts import case_conflicts
@@ -114,6 +115,7 @@ class CaseView:
     conflicts: tuple[Conflicted, ...] = ()  # candidates in the contest and the requester (rules.conflicts)
     money_returned: tuple[dt.datetime, str, str, str] | None = None  # (2)(d)/(f): when, by whom, how, reference
     observers: tuple[LinkLine, ...] = ()  # (1): the observers' links not revoked, newest first
+    law: ElectionLaw | None = None  # the law the contest's election is held under
 
     @property
     def requested(self) -> bool:
@@ -169,7 +171,7 @@ def case_view_of(session: Session, case: RecountCase) -> CaseView:
         notices=tuple(_notice_view(n) for n in case.notices),
         checklist=checklist, money=money, request=request,
         counting_started_at=case.counting_started_at, counting_started_by=case.counting_started_by,
-        completion=completion,
+        completion=completion, law=election_law(election),
         conduct=conduct_view(session, case),
         duties=duties_of_case(session, case, completion), conflicts=case_conflicts(session, case),
         money_returned=(case.money_returned_at, case.money_returned_by or "", case.money_returned_method or "",

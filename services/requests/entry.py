@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from rules.requests import PartyKind, RecountRequest, RequestOutcome, evaluate_request, party_kind_of
 from rules.serialize import to_jsonable
+from services.election_law import law_of
 from services.errors import NotFound, UserError
 from services.office.access import ensure_workspace
 from services.office.office_settings import OfficeSettings
@@ -22,7 +23,7 @@ from services.requests.views import RequestView, as_view
 from services.returns.versions import rules_contests
 from services.services import Services
 from storage import audit
-from storage.models import Contest, RecountCase, RecountRequestRow
+from storage.models import Contest, RecountCase, RecountRequestRow, RequestStatus
 from storage.repositories import latest_version
 
 # Which modal field a refusal belongs on.
@@ -112,6 +113,23 @@ def refusal_errors(refused: RequestRefused) -> dict[str, str]:
     return errors
 
 
+# A stored request's status as the once-only rule counts it (rules.requests.COUNTED_EARLIER): one awaiting a
+# decision or approved was made; one an official rejected is read as not made (the law's "once" is a recount
+# requested, and a rejected request asked for none).
+_EARLIER = {RequestStatus.PENDING.value: "pending", RequestStatus.APPROVED.value: "accepted",
+            RequestStatus.REJECTED.value: "rejected"}
+
+
+def _earlier_requests(session: Session, contest_id: int, requester_name: str) -> tuple[str, ...]:
+    """The outcomes of the same interested party's earlier requests for this contest (by name, case and spacing
+    aside), for a law that allows one request only (1-10.5-106(4))."""
+    wanted = " ".join(requester_name.split()).casefold()
+    rows = session.execute(select(RecountRequestRow.requester_name, RecountRequestRow.status)
+                           .where(RecountRequestRow.contest_id == contest_id)).all()
+    return tuple(_EARLIER.get(status, status) for name, status in rows
+                 if " ".join(name.split()).casefold() == wanted)
+
+
 def _refuse_if_entered(session: Session, workspace_id: int, form_key: str | None) -> None:
     if form_key is None:
         return
@@ -173,7 +191,8 @@ def _submit(services: Services, *, team_id: str, actor: str, settings: OfficeSet
                            in_favor_of=data.in_favor_of, received_on=data.received_on,
                            candidate_choice=candidate_choice, committee_side=committee_side),
             contest=contest, election_date=election.election_date, multi_seat_rule=settings.multi_seat_rule,
-            calendar=settings.calendar)
+            calendar=settings.calendar, law=law_of(election),
+            earlier_requests=_earlier_requests(session, stored.id, data.requester_name))
         evaluation = to_jsonable(decision)
         if decision.outcome != RequestOutcome.ACCEPTED.value:
             raise RequestRefused(decision.reason, field=_field_for(evaluation), decision=evaluation)

@@ -13,8 +13,8 @@ from rules.contest import ContestKind, Undecided
 from rules.deadlines import automatic_recount_deadline, contest_filing_deadline
 from rules.margin import MarginDecision
 from rules.serialize import to_jsonable
-from rules.statute import AUTOMATIC_RECOUNT_MARGIN
 from rules.verdicts import decide_contest
+from services.election_law import ElectionLaw, election_law, law_of
 from services.errors import NotFound
 from services.office.access import ensure_workspace
 from services.office.office_settings import OfficeSettings
@@ -43,6 +43,7 @@ class ContestVerdict:
     case_id: int | None
     case_opened_now: bool
     card_posted: bool = False  # the case's card is already in Slack (or being posted)
+    law: ElectionLaw | None = None  # the law of the contest's election, which decided it
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,12 @@ class CheckOutcome:
     # Contests the rules cannot decide from the survey (no votes counted yet, only write-ins): no case
     # is opened for them, and the answer says why.
     undecided: tuple[Undecided, ...] = ()
+    laws: tuple[ElectionLaw, ...] = ()  # the laws the day's elections are held under, each once
+
+    @property
+    def held_under(self) -> str:
+        """"Held under C.R.S. 1-10.5 (coordinated election)." (every law of the day, when its elections differ)."""
+        return "Held under " + "; ".join(law.named for law in self.laws) + "." if self.laws else ""
 
     @property
     def opened(self) -> list[ContestVerdict]:
@@ -109,9 +116,10 @@ def _open_automatic_case(session: Session, *, workspace_id: int, election: Elect
     except IntegrityError:  # the concurrent check's case: it is there
         return session.execute(select(RecountCase.id).where(RecountCase.contest_id == contest.id)).scalar_one(), False
 
+    law = law_of(election)
     completion = automatic_recount_deadline(election.election_date, rollover=settings.completion_rollover,
-                                            calendar=settings.calendar)
-    filing = contest_filing_deadline(election.election_date, calendar=settings.calendar)
+                                            calendar=settings.calendar, law=law)
+    filing = contest_filing_deadline(election.election_date, calendar=settings.calendar, law=law)
     for deadline in (completion, filing):
         session.add(CaseDeadline(
             case_id=case.id, name=deadline.name, due_date=deadline.date, citation=deadline.citation,
@@ -119,7 +127,7 @@ def _open_automatic_case(session: Session, *, workspace_id: int, election: Elect
             estimated=deadline.estimated, falls_on=deadline.falls_on))
     for kind, name in notices_owed(session, contest, election.local_government.governing_body):
         session.add(Notice(case_id=case.id, recipient_kind=kind.value, recipient_name=name,
-                           citation=AUTOMATIC_RECOUNT_MARGIN.citation))
+                           citation=law.notice.provision.citation))
     session.flush()
     audit.append(session, actor=actor, action="case.opened", entity="recount_case", entity_id=case.id,
                  after={"contest": contest.name, "kind": case.kind, "survey_version": version.number,
@@ -147,11 +155,14 @@ def check(services: Services, *, team_id: str, actor: str, settings: OfficeSetti
                                f"Contests: {names}.")
             election, version, named = found[0]
             day, wanted = [(election, version)], [named.id]
-        verdicts, undecided = [], []
+        verdicts, undecided, laws = [], [], []
         for election, version in day:
             checked, undecided_here = [], []
+            law = election_law(election)  # each election of the day is decided under its own law
+            if law not in laws:
+                laws.append(law)
             for stored, contest in rules_contests(session, version, wanted):
-                decision = decide_contest(contest, settings.multi_seat_rule)
+                decision = decide_contest(contest, settings.multi_seat_rule, law=law.profile)
                 if isinstance(decision, Undecided):
                     undecided_here.append(decision)
                     continue
@@ -163,17 +174,18 @@ def check(services: Services, *, team_id: str, actor: str, settings: OfficeSetti
                 else:
                     case_id = session.scalar(select(RecountCase.id).where(RecountCase.contest_id == stored.id))
                 card = session.scalar(select(RecountCase.card_ts).where(RecountCase.id == case_id)) if case_id else None
-                checked.append(ContestVerdict(stored.id, decision, case_id, opened, card is not None))
+                checked.append(ContestVerdict(stored.id, decision, case_id, opened, card is not None, law))
             verdicts += checked
             undecided += undecided_here
             audit.append(session, actor=actor, action="survey.checked", entity="survey_version", entity_id=version.id,
                          after={"contests": len(checked), "automatic": [v.decision.contest for v in checked
                                                                         if v.decision.automatic_recount],
                                 "undecided": [u.contest for u in undecided_here],
-                                "rule": settings.multi_seat_rule.value}, workspace_id=workspace.id, at=now)
+                                "rule": settings.multi_seat_rule.value, "law": law.key},
+                         workspace_id=workspace.id, at=now)
         if wanted and not verdicts and not undecided:
             raise NotFound(f"{echoed(contest_name)} has no returns in version {day[0][1].number} yet.")
         verdicts.sort(key=lambda v: v.decision.closeness)
         return CheckOutcome(_joined([e.name for e, _ in day]), day[0][0].election_date,
                             _joined([e.local_government.name for e, _ in day]), max(v.number for _, v in day),
-                            settings.multi_seat_rule.value, tuple(verdicts), tuple(undecided))
+                            settings.multi_seat_rule.value, tuple(verdicts), tuple(undecided), tuple(laws))
