@@ -21,7 +21,7 @@ BASES = (GIVEN, DEFAULT, BEFORE)
 
 _BASIS_NOTE = {
     GIVEN: "",
-    DEFAULT: " (no law was named when it was imported, so the default)",
+    DEFAULT: " (the default: no law was named at import)",
     BEFORE: " (recorded before the law was chosen per election)",
 }
 

@@ -109,6 +109,15 @@ def case_record_pdf(record: dict[str, Any]) -> bytes:
     w.add("subtitle",
           f"{case['contest']} — {case['election']} ({case['election_date']}), {case['local_government']}")
     w.add("subtitle", f"{record['statute']} · generated {record['generated_at']} · {record['audit_chain']}")
+    law = record.get("law") or {}
+    if law.get("named"):
+        w.add("subtitle", f"Held under {law['named']}")
+    # The headings' subsections are 1-13.5-1306's; under another law the decisions above cite its own.
+    under_1306 = law.get("key", "1-13.5-1306") == "1-13.5-1306"
+
+    def sub(subsections: str) -> str:
+        return f" ({subsections})" if under_1306 else ""
+
     w.heading("The case")
     w.pairs({k: v for k, v in case.items() if k not in ("contest", "election", "election_date", "local_government")})
     w.heading("Decisions, with the subsection applied")
@@ -117,47 +126,47 @@ def case_record_pdf(record: dict[str, Any]) -> bytes:
                f"[{decision.get('citation')}]" + (f" Reading: {decision['reading']}" if decision.get("reading") else ""))
     w.heading("Deadlines")
     w.rows(record["deadlines"])
-    w.heading("Notices (1306(1), (2)(b)(I))")
+    w.heading(f"Notices{sub('1306(1), (2)(b)(I)')}")
     w.rows(record["notices"])
     if record.get("request"):
-        w.heading("The written request (1306(2)(a))")
+        w.heading(f"The written request{sub('1306(2)(a)')}")
         w.pairs(record["request"])
     if record.get("money"):
         money = record["money"]
-        w.heading("Money (1306(2)(b)-(f))")
+        w.heading(f"Money{sub('1306(2)(b)-(f)')}")
         w.pairs({k: money[k] for k in ("cost_determined", "paid", "due", "held")})
         w.line("Cost: " + "; ".join(money["cost_items"]) if money["cost_items"] else "Cost: not itemised")
         w.rows(money["ledger"], "no ledger entries")
         w.rows(money["cost_notices"], "the requester was not notified of a cost")
     if record.get("tally"):
         tally = record["tally"]
-        w.heading("Tally (1306(5))")
+        w.heading(f"Tally{sub('1306(5)')}")
         w.pairs({k: tally.get(k) for k in ("method", "expected_units", "double_entry", "election_sheet_ids",
                                             "progress")})
         w.rows(tally["sheets"], "no sheets")
-    w.heading("Assistants (1306(3))")
+    w.heading(f"Assistants{sub('1306(3)')}")
     w.rows(record["assistants"])
-    w.heading("Documentary evidence (1306(4))")
+    w.heading(f"Documentary evidence{sub('1306(4)')}")
     w.rows(record["evidence"])
     if record.get("completion"):
         completion = record["completion"]
-        w.heading("Results (1306(6))")
+        w.heading(f"Results{sub('1306(6)')}")
         w.pairs({k: completion.get(k) for k in ("original_totals", "amended_totals", "changes", "winners_before",
                                                 "winners_after", "outcome_changed", "reversed_in_favor_of_requester",
                                                 "amended_within_margin", "notice_of_results_to")})
     if record.get("completion"):
         notices_check = record["completion"].get("notices_before_completion") or {}
         if notices_check.get("outcome") == "overridden":
-            w.heading("Completed with notices owed (1306(1))")
+            w.heading(f"Completed with notices owed{sub('1306(1)')}")
             w.line(f"{notices_check.get('reason')} [{notices_check.get('citation')}] Reading: "
                    f"{notices_check.get('reading')}")
     if record.get("lot"):
         lot = record["lot"]
-        w.heading("The lot for the tie (1-13.5-1304)")
+        w.heading(f"The lot for the tie{sub('1-13.5-1304')}")
         w.pairs({k: v for k, v in lot.items() if k not in ("candidate_notices", "amended_results_notice")})
         w.rows(lot["candidate_notices"], "no notice recorded")
         if lot.get("amended_results_notice"):
-            w.line("amended notice of the results (1306(6)): " + _text(lot["amended_results_notice"]))
+            w.line(f"amended notice of the results{sub('1306(6)')}: " + _text(lot["amended_results_notice"]))
     w.heading("Certificates of election")
     w.rows(record["certificates"])
     w.heading("Survey of returns, every version")
