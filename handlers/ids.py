@@ -115,6 +115,7 @@ class Block(str, enum.Enum):
     REQUEST_RECEIVED_ON = "request.received_on"
     REQUEST_REFERENCE = "request.reference"
     REQUEST_REQUESTER_USER = "request.requester_user"
+    REQUEST_NOTARIZED = "request.notarized"  # checkboxes, where the election's law requires it (1-10.5-106(2))
     REQUEST_NOTE = "request.note"  # the decision's note
     REQUEST_OWN_REASON = "request.own_reason"  # why an official decides a request they entered (one-person office)
     # --- cost, payments, canvass (handlers/cost.py, handlers/cost_notice.py, handlers/payments.py,

@@ -31,6 +31,9 @@ REFUSAL_FIELD = {
     RequestOutcome.REFUSED_AUTOMATIC.value: "contest",
     RequestOutcome.REFUSED_LATE.value: "received_on",
     RequestOutcome.REFUSED_NOT_INTERESTED_PARTY.value: "party_kind",
+    RequestOutcome.REFUSED_EARLY.value: "received_on",  # before the window opens (1-10.5-106(2): day 10)
+    RequestOutcome.REFUSED_NOT_NOTARIZED.value: "notarized",
+    RequestOutcome.REFUSED_ONCE_ONLY.value: "requester_name",  # this interested party asked already
 }
 
 
@@ -74,6 +77,7 @@ class RequestInput:
     committee_side: str | None = None
     # The form it was entered in (handlers: "view:<Slack's view id>"): one request per form (AlreadyEntered).
     form_key: str | None = None
+    notarized: bool | None = None  # where the law requires a notarized request (1-10.5-106(2)); None: not asked
 
 
 def _contest(session: Session, workspace_id: int, contest_id: int) -> Contest:
@@ -189,7 +193,8 @@ def _submit(services: Services, *, team_id: str, actor: str, settings: OfficeSet
         decision = evaluate_request(
             RecountRequest(requester_name=data.requester_name, party_kind=data.party_kind,
                            in_favor_of=data.in_favor_of, received_on=data.received_on,
-                           candidate_choice=candidate_choice, committee_side=committee_side),
+                           candidate_choice=candidate_choice, committee_side=committee_side,
+                           notarized=data.notarized),
             contest=contest, election_date=election.election_date, multi_seat_rule=settings.multi_seat_rule,
             calendar=settings.calendar, law=law_of(election),
             earlier_requests=_earlier_requests(session, stored.id, data.requester_name))
@@ -214,6 +219,7 @@ def _submit(services: Services, *, team_id: str, actor: str, settings: OfficeSet
         audit.append(session, actor=actor, action="request.entered", entity="recount_request", entity_id=row.id,
                      after={"contest": stored.name, "requester": row.requester_name, "party_kind": row.party_kind,
                             "in_favor_of": row.in_favor_of, "received_on": row.received_on,
-                            "reference": row.received_reference, "decision": decision.reason,
+                            "reference": row.received_reference, "notarized": data.notarized,
+                            "decision": decision.reason,
                             "citation": decision.citation}, workspace_id=workspace.id, at=services.now())
         return as_view(row)
