@@ -7,12 +7,16 @@ law the bot then applied). Every use case loads the profile here and hands it to
 """
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
+
+from sqlalchemy import func, select
 
 from rules.laws import DEFAULT_LAW_KEY, LAWS, LawProfile, UnknownLaw, law_profile
 from rules.laws.profile import Part
 from services.errors import UserError
-from storage.models import Election
+from services.services import Services
+from storage.models import Election, LocalGovernment, Workspace
 
 GIVEN = "given"
 DEFAULT = "default"
@@ -117,3 +121,28 @@ def settle_law(election: Election, key: str | None, *, created: bool) -> Electio
                         f"{asked.named}. Its deadlines and any case were decided under "
                         f"{stored.citation}.", field="law")
     return stored
+
+
+@dataclass(frozen=True)
+class StoredElection:
+    """An election in the database as the console's `check` and `deadlines` read it (`--election NAME`)."""
+
+    name: str
+    election_date: dt.date
+    canvass_date: dt.date | None
+    local_government: str
+    law: ElectionLaw
+
+
+def stored_elections(services: Services, *, team_id: str, name: str,
+                     election_date: dt.date | None = None) -> list[StoredElection]:
+    """The office's elections called `name` (case aside), on `election_date` when given; newest first. An office
+    holding several local governments' elections on one day has one election of that name for each."""
+    with services.db.read() as session:
+        query = (select(Election).join(LocalGovernment).join(Workspace, Workspace.id == LocalGovernment.workspace_id)
+                 .where(Workspace.slack_team_id == team_id, func.lower(Election.name) == " ".join(name.split()).lower())
+                 .order_by(Election.election_date.desc(), Election.id))
+        if election_date is not None:
+            query = query.where(Election.election_date == election_date)
+        return [StoredElection(e.name, e.election_date, e.canvass_date, e.local_government.name, election_law(e))
+                for e in session.scalars(query)]

@@ -2,6 +2,7 @@
 Through the real console script, against SQLite and (with TEST_DATABASE_URL) PostgreSQL."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -196,3 +197,36 @@ def test_a_refusal_names_what_was_typed_with_its_terminal_escapes_shown_not_obey
                             "--local-government", "Pine \\x1b]0;owned\\x07 <!channel> & Co",
                             "Aspen \\u202eseY\\u202c District", "Nothing was imported.")
     assert "\x1b" not in stderr and "\x07" not in stderr and "\u202e" not in stderr and "&lt;" not in stderr
+
+
+def test_check_and_deadlines_of_a_stored_election_use_its_law(database) -> None:
+    url, _ = database
+    town = ROOT / "examples" / "town-election.csv"
+    stored = recount_bot("import", str(town), "--election-date", "2026-04-07", "--name", "Regular Town Election",
+                         "--law", "31-10-1207", "--team", "T0OFFICE1", "--local-government", "Town of Elk Springs",
+                         "--governing-body", "Board of Trustees", database_url=url)
+    assert stored.returncode == 0, stored.stderr
+    # deadlines --election: the stored day and law (Tue 04-07 + 10 = Fri 04-17; + 15 = Wed 04-22).
+    answer = recount_bot("deadlines", "--election", "regular town election", "--format", "json", database_url=url)
+    assert answer.returncode == 0, answer.stderr
+    data = json.loads(answer.stdout)
+    assert (data["request_deadline"]["date"], data["request_deadline"]["citation"]) == ("2026-04-17",
+                                                                                      "C.R.S. 31-10-1207(2)")
+    assert data["automatic_recount_deadline"]["date"] == "2026-04-22"
+    assert data["law"]["key"] == "31-10-1207" and data["law"]["election"] == {
+        "name": "Regular Town Election", "election_date": "2026-04-07", "basis": "given",
+        "named": "C.R.S. 31-10-1207 (municipal election)"}
+    text = recount_bot("deadlines", "--election", "Regular Town Election", database_url=url).stdout
+    assert ("Law: C.R.S. 31-10-1207 (municipal election) — the law the election Regular Town Election of 2026-04-07 "
+            "is stored with.") in text
+    # check FILE --election: the file's verdicts under the stored law.
+    checked = recount_bot("check", str(town), "--election", "Regular Town Election", database_url=url).stdout
+    assert "1 needs an automatic recount under C.R.S. 31-10-1207(1)" in checked.splitlines()[0]
+    # A --law that disagrees is refused, naming both; an election not stored is refused too.
+    assert_refused(recount_bot("deadlines", "--election", "Regular Town Election", "--law", "1-10.5",
+                               database_url=url), 2, "held under C.R.S. 31-10-1207 (municipal election)",
+                   "not C.R.S. 1-10.5 (coordinated election)")
+    assert_refused(recount_bot("check", str(town), "--election", "Regular Town Election", "--law", "1-13.5-1306",
+                               database_url=url), 2, "C.R.S. 31-10-1207", "C.R.S. 1-13.5-1306")
+    assert_refused(recount_bot("deadlines", "--election", "Town Hall Election", database_url=url), 2,
+                   "no election of that name is stored")
