@@ -93,6 +93,12 @@ def _request_citation(form: RequestForm) -> str:
     return form.law.profile.requesting.provision.citation if form.law else "C.R.S. 1-13.5-1306(2)(a)"
 
 
+def _cost_citation(form: RequestForm) -> str:
+    if form.law is None or form.law.key == DEFAULT_LAW.key:
+        return "C.R.S. 1-13.5-1306(2)(b)(III)"
+    return form.law.profile.cost.provision.citation
+
+
 def _held_under(form: RequestForm) -> str:
     return f" {form.law.held_under}" if form.law else ""
 
@@ -132,7 +138,7 @@ def enter_modal(form: RequestForm, contest: ContestOption, *, channel_id: str | 
                    placeholder="As written on the request"),
         text_input(Block.REQUEST_REQUESTER_CONTACT, "Requester's contact", max_length=500,
                    placeholder="Address, email or phone",
-                   hint="Where the cost of the recount is sent (C.R.S. 1-13.5-1306(2)(b)(III))."),
+                   hint=f"Where the cost of the recount is sent ({_cost_citation(form)})."),
         input_block(Block.REQUEST_PARTY_KIND, "The requester is", {
             "type": "radio_buttons",
             "options": [{"text": plain(label, 75), "value": value, "description": plain(note, 75)}

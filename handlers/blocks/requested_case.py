@@ -4,6 +4,7 @@ from __future__ import annotations
 from handlers.blocks.common import button, context, day, denver, esc, fields_section, section
 from handlers.ids import Action
 from handlers.slack_text import mention
+from rules.laws.profile import Part
 from rules.money import format_money
 from rules.requests import favored_label
 from services.conduct.cases import CaseView
@@ -37,8 +38,11 @@ def checklist_block(case: CaseView) -> dict:
     for item, label in CHECK_LABEL.items():
         mark = ":hourglass_flowing_sand:" if item in missing else ":white_check_mark:"
         lines.append(f"{mark} {item} {label}")
-    head = ("*Before counting, C.R.S. 1-13.5-1306(2)(b):* ready to count" if not missing
-            else f"*Before counting, C.R.S. 1-13.5-1306(2)(b):* {len(missing)} of 4 steps outstanding")
+    # The steps are 1-13.5-1306(2)(b)'s; under another law the card names its own provision for them.
+    law = case.law.profile if case.law is not None else None
+    cited = law.cite(Part.PRE_COUNT) if law is not None and law.key != "1-13.5-1306" else "C.R.S. 1-13.5-1306(2)(b)"
+    head = (f"*Before counting, {cited}:* ready to count" if not missing
+            else f"*Before counting, {cited}:* {len(missing)} of 4 steps outstanding")
     if case.counting_started_at:
         head = f"*Counting began* {denver(case.counting_started_at)} ({mention(case.counting_started_by)})"
     return section(head + "\n" + "\n".join(lines))

@@ -145,6 +145,10 @@ def test_check_case_request_and_deadlines_follow_the_elections_law(harness, rehe
     [requested_card] = [m for m in harness.posted() if m["text"].startswith("Requested recount")]
     requested_text = text_of(requested_card)
     assert f"Held under {rehearsal.named}." in requested_text and rehearsal.requested_due in requested_text
+    # What comes before counting, under the law's own provision for it.
+    pre_count = {"31-10-1207": "C.R.S. 31-10-1207(2)", "1-10.5": "C.R.S. 1-10.5-106(2)",
+                 "1-13.5-1306": "C.R.S. 1-13.5-1306(2)(b)"}[rehearsal.law]
+    assert f"Before counting, {pre_count}:*" in requested_text
     with harness.db.transaction() as s:
         row = s.scalars(select(RecountRequestRow)).one()
         assert (row.evaluation["numbers"]["law"], row.evaluation["citation"]) == (rehearsal.law,
