@@ -240,7 +240,7 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
             check_names(candidate=name, office=case.contest.name, election=case.contest.election.name,
                         local_government=government.name, official_title=signer.official_title,
                         official_name=signer.official_name, consequence=NOT_COMPLETED)
-        comparison = compare_with_original(original, amended)
+        comparison = compare_with_original(original, amended, law=law_of(case.contest.election))
         settlement = _settle_money(session, case, decision, cost, actor, now) if cost is not None else None
         # No vote changed in any unit: the survey of returns stands; a new version would only repeat the last.
         version = _amended_version(session, case, {u: dict(c) for u, c in amended.votes_by_unit.items()}, actor,

@@ -144,7 +144,7 @@ def checklist_of(session: Session, case: RecountCase) -> Decision:
     notified = bool(latest) and ledger.cost_determined is not None and latest[-1].cost == ledger.cost_determined
     return counting_may_start(PreCountChecklist(
         notice_given=notice_given, cost_determined=ledger.cost_determined,
-        requester_notified_of_cost=notified, collected=ledger.paid))
+        requester_notified_of_cost=notified, collected=ledger.paid), law=law_of(case.contest.election))
 
 
 def money_view(session: Session, case: RecountCase) -> MoneyView:

@@ -148,7 +148,11 @@ def test_check_case_request_and_deadlines_follow_the_elections_law(harness, rehe
     # What comes before counting, under the law's own provision for it.
     pre_count = {"31-10-1207": "C.R.S. 31-10-1207(2)", "1-10.5": "C.R.S. 1-10.5-106(2)",
                  "1-13.5-1306": "C.R.S. 1-13.5-1306(2)(b)"}[rehearsal.law]
-    assert f"Before counting, {pre_count}:*" in requested_text
+    assert f"Before counting, {pre_count}:* 4 of 4 steps outstanding" in requested_text
+    for step in ("Cost of the recount determined", "Requester notified of the cost", "Cost collected from the requester"):
+        # each step shown as outstanding, under every law (1306 numbers them with its own subsections)
+        line = next(line for line in requested_text.splitlines() if step in line)
+        assert line.startswith(":hourglass_flowing_sand:"), line
     with harness.db.transaction() as s:
         row = s.scalars(select(RecountRequestRow)).one()
         assert (row.evaluation["numbers"]["law"], row.evaluation["citation"]) == (rehearsal.law,
