@@ -32,7 +32,7 @@ from rules.laws import law_profile
 from rules.margin import MultiSeatRule
 from rules.returns import ElectionKind, Problem, ReturnsError, parse_returns, read_returns
 from rules.verdicts import Verdicts, decide_returns
-from services.election_law import GIVEN, ElectionLaw, election_law
+from services.election_law import GIVEN, ElectionLaw, chosen_key, election_law
 from services.errors import UserError
 from services.office.access import ensure_workspace
 from services.returns.forms import NEW, FormErrors, NewElection, form_law, form_name
@@ -238,7 +238,8 @@ def _law_of(election: Election | None, target: UploadTarget) -> ElectionLaw:
     """The law the file's verdicts are decided under: the stored election's, or the one chosen for a new one."""
     if election is not None:
         return election_law(election)
-    return ElectionLaw(law_profile(target.required_new_election().law), GIVEN)
+    # chosen_key refuses (UserError) a form carried over from before the law was asked, rather than guessing one.
+    return ElectionLaw(law_profile(chosen_key(target.required_new_election().law)), GIVEN)
 
 
 # ------------------------------------------------------------------ saving
