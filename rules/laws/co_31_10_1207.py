@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from rules.laws.profile import (
     AssistantPay,
+    BodyNotice,
     ContestFiling,
     Cost,
     CountFrom,
@@ -169,7 +170,7 @@ PROFILE = LawProfile(
                    "under 31-2-221(1), 31-4-502(1)(a)(I) and 31-11-106(2)"),
                   ("certified mail", "posting the notice in three public places within the municipal limits",
                    "other means reasonably expected to notify the affected candidates or petition representatives"),
-                  ONE_NOTICE, "any affected candidate or petition representative"),
+                  ONE_NOTICE, "any affected candidate or petition representative", BodyNotice.NONE),
     tie=Tie("the clerk and the clerk's assistant", TIE,
             "two or more candidates with an equal and the highest number of votes for the same office, when not "
             "enough offices remain for all of them"),

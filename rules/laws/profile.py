@@ -195,12 +195,21 @@ class Waiver:
     provision: Provision
 
 
+class BodyNotice(str, enum.Enum):
+    """Whether the law's notice of a recount goes to the local government's governing body, and for what."""
+
+    EVERY_CONTEST = "every contest"  # 1-13.5-1306(1): "the governing body, all candidates, and any issue committee"
+    BALLOT_QUESTIONS = "ballot issues and questions"  # 1-10.5-105: "any governing body ... affected by the result"
+    NONE = "none"  # 31-10-1207(1): candidates and petition representatives only
+
+
 @dataclass(frozen=True)
 class Notice:
     recipients: tuple[str, ...]
     means: tuple[str, ...]
     provision: Provision
     observers: str  # who may be present and observe
+    governing_body: BodyNotice = BodyNotice.EVERY_CONTEST  # what `recipients` says of the governing body
 
 
 @dataclass(frozen=True)

@@ -95,7 +95,7 @@ def _open_requested_case(session: Session, row: RecountRequestRow, settings: Off
                                  citation=deadline.citation, note=deadline.note, reading=deadline.reading,
                                  rolled_from=deadline.rolled_from, estimated=deadline.estimated,
                                  falls_on=deadline.falls_on))
-    for kind, name in notices_owed(session, contest, election.local_government.governing_body):
+    for kind, name in notices_owed(session, contest, election.local_government.governing_body, law):
         session.add(Notice(case_id=case.id, recipient_kind=kind.value, recipient_name=name,
                            citation=before_counting_citation(law)))
     session.flush()

@@ -11,6 +11,8 @@ from sqlalchemy.orm import Session
 
 from rules.contest import ContestKind, Undecided
 from rules.deadlines import automatic_recount_deadline, contest_filing_deadline
+from rules.laws import LawProfile
+from rules.laws.profile import BodyNotice
 from rules.margin import MarginDecision
 from rules.serialize import to_jsonable
 from rules.verdicts import decide_contest
@@ -86,11 +88,16 @@ def _joined(names: list[str]) -> str:
     return ", ".join(dict.fromkeys(names))
 
 
-def notices_owed(session: Session, contest: Contest, governing_body: str) -> list[tuple[RecipientKind, str]]:
-    """(1): notice to the governing body, to all candidates and, for a ballot issue or question, to any
-    issue committee affected by the result."""
-    owed = [(RecipientKind.GOVERNING_BODY, governing_body)]
-    if contest.kind == ContestKind.CANDIDATE.value:
+def notices_owed(session: Session, contest: Contest, governing_body: str,
+                 law: LawProfile) -> list[tuple[RecipientKind, str]]:
+    """Who the law's notice of a recount goes to: the governing body where the law names it (1-13.5-1306(1) for
+    every contest; 1-10.5-105 for a ballot issue or question; not 31-10-1207(1)), all candidates and, for a ballot
+    issue or question, any issue committee affected by the result."""
+    question = contest.kind != ContestKind.CANDIDATE.value
+    body = law.notice.governing_body
+    owed = [(RecipientKind.GOVERNING_BODY, governing_body)] if (
+        body is BodyNotice.EVERY_CONTEST or (body is BodyNotice.BALLOT_QUESTIONS and question)) else []
+    if not question:
         owed += [(RecipientKind.CANDIDATE, choice.name) for choice in contest.choices]
     else:
         committees = session.scalars(select(IssueCommittee).where(IssueCommittee.contest_id == contest.id)
@@ -125,7 +132,7 @@ def _open_automatic_case(session: Session, *, workspace_id: int, election: Elect
             case_id=case.id, name=deadline.name, due_date=deadline.date, citation=deadline.citation,
             note=deadline.note, reading=deadline.reading, rolled_from=deadline.rolled_from,
             estimated=deadline.estimated, falls_on=deadline.falls_on))
-    for kind, name in notices_owed(session, contest, election.local_government.governing_body):
+    for kind, name in notices_owed(session, contest, election.local_government.governing_body, law):
         session.add(Notice(case_id=case.id, recipient_kind=kind.value, recipient_name=name,
                            citation=law.notice.provision.citation))
     session.flush()

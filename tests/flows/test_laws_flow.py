@@ -129,6 +129,9 @@ def test_check_case_request_and_deadlines_follow_the_elections_law(harness, rehe
     [case_card] = [text_of(c.args) for c in cards if rehearsal.automatic in c.args["text"]]
     assert rehearsal.automatic in case_card and f"Held under {rehearsal.named}." in case_card
     assert rehearsal.automatic_due in case_card
+    # The notice goes to the governing body where the law names it: 1306(1) always; 1-10.5-105 for a ballot
+    # question (not this candidate race); 31-10-1207(1) never (candidates and petition representatives).
+    assert ("Governing body:*" in case_card) is (rehearsal.law == "1-13.5-1306"), case_card
 
     # A written request: the form says the law's window, and the request is decided under the law.
     view = open_form(harness)
