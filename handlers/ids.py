@@ -88,6 +88,7 @@ class Block(str, enum.Enum):
     RETURNS_NEW_ELECTION_DATE = "returns.new_election_date"
     RETURNS_LOCAL_GOVERNMENT = "returns.local_government"
     RETURNS_GOVERNING_BODY = "returns.governing_body"
+    RETURNS_NEW_ELECTION_LAW = "returns.new_election_law"  # the recount law a new election runs under (required)
     RETURNS_CONTEST = "returns.contest"
     RETURNS_NEW_CONTEST_NAME = "returns.new_contest_name"
     RETURNS_NEW_CONTEST_KIND = "returns.new_contest_kind"
@@ -101,7 +102,7 @@ class Block(str, enum.Enum):
     # inputs whose block_id is unchanged across views.update).
     RETURNS_CHOICE_PREFIX = "returns.choice."
     # --- returns from a file (handlers/returns_upload.py); a new election reuses RETURNS_NEW_ELECTION_NAME,
-    #     RETURNS_NEW_ELECTION_DATE, RETURNS_LOCAL_GOVERNMENT and RETURNS_GOVERNING_BODY ---
+    #     RETURNS_NEW_ELECTION_DATE, RETURNS_LOCAL_GOVERNMENT, RETURNS_GOVERNING_BODY and RETURNS_NEW_ELECTION_LAW ---
     RETURNS_UPLOAD_FILE = "returns.upload_file"  # file_input: the results file
     RETURNS_UPLOAD_ELECTION = "returns.upload_election"  # the election it belongs to (redraws the form)
     RETURNS_UPLOAD_KIND = "returns.upload_kind"  # optional: primary or general
@@ -120,6 +121,7 @@ class Block(str, enum.Enum):
     REQUEST_RECEIVED_ON = "request.received_on"
     REQUEST_REFERENCE = "request.reference"
     REQUEST_REQUESTER_USER = "request.requester_user"
+    REQUEST_NOTARIZED = "request.notarized"  # checkboxes, where the election's law requires it (1-10.5-106(2))
     REQUEST_NOTE = "request.note"  # the decision's note
     REQUEST_WITHDRAWAL_NOTE = "request.withdrawal_note"  # how the requester withdrew the request
     REQUEST_OWN_REASON = "request.own_reason"  # why an official decides a request they entered (one-person office)

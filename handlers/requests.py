@@ -22,6 +22,7 @@ from slack_sdk.errors import SlackApiError
 from handlers.blocks.common import day, esc, message_modal
 from handlers.blocks.request_card import request_card, request_text
 from handlers.blocks.request_modal import (
+    NOTARIZED,
     TITLE,
     enter_modal,
     in_favor_block,
@@ -59,7 +60,7 @@ FIELD_BLOCKS = {
     "contest": Block.REQUEST_CONTEST.value, "requester_name": Block.REQUEST_REQUESTER_NAME.value,
     "requester_contact": Block.REQUEST_REQUESTER_CONTACT.value, "party_kind": Block.REQUEST_PARTY_KIND.value,
     "received_on": Block.REQUEST_RECEIVED_ON.value, "received_reference": Block.REQUEST_REFERENCE.value,
-    "requester_slack_user": Block.REQUEST_REQUESTER_USER.value,
+    "requester_slack_user": Block.REQUEST_REQUESTER_USER.value, "notarized": Block.REQUEST_NOTARIZED.value,
 }
 
 
@@ -173,6 +174,14 @@ def submit_pick(ix: Interaction) -> None:
     ix.ack(response_action="update", view=_enter_view(ix, form, contest, metadata_of(view)))
 
 
+def _notarized(state: dict) -> bool | None:
+    """Whether the request is notarized, where the form asked (the law requires it); None where it did not."""
+    if Block.REQUEST_NOTARIZED.value not in state.get("values", {}):
+        return None
+    checked = value_of(state, Block.REQUEST_NOTARIZED).get("selected_options") or []
+    return any(isinstance(o, dict) and o.get("value") == NOTARIZED for o in checked)
+
+
 def submit_entry(ix: Interaction) -> None:
     view = ix.body["view"]
     meta = metadata_of(view)
@@ -212,7 +221,7 @@ def submit_entry(ix: Interaction) -> None:
         requester_contact=typed(state, Block.REQUEST_REQUESTER_CONTACT), party_kind=party, in_favor_of=in_favor_of,
         received_on=received_on, received_reference=typed(state, Block.REQUEST_REFERENCE),
         requester_slack_user=value_of(state, Block.REQUEST_REQUESTER_USER).get("selected_user") or None,
-        form_key=_form_key(view))
+        form_key=_form_key(view), notarized=_notarized(state))
     try:
         request = request_entry.submit_request(ix.services, team_id=ix.team_id, actor=ix.user_id,
                                                settings=ix.member.settings, data=data)

@@ -44,7 +44,8 @@ log = logging.getLogger("recount_bot.returns")
 FIELD_BLOCKS = {
     "election": Block.RETURNS_ELECTION, "election_name": Block.RETURNS_NEW_ELECTION_NAME,
     "election_date": Block.RETURNS_NEW_ELECTION_DATE, "local_government": Block.RETURNS_LOCAL_GOVERNMENT,
-    "governing_body": Block.RETURNS_GOVERNING_BODY, "contest": Block.RETURNS_CONTEST,
+    "governing_body": Block.RETURNS_GOVERNING_BODY, "law": Block.RETURNS_NEW_ELECTION_LAW,
+    "contest": Block.RETURNS_CONTEST,
     "contest_name": Block.RETURNS_NEW_CONTEST_NAME, "kind": Block.RETURNS_NEW_CONTEST_KIND,
     "seats": Block.RETURNS_NEW_CONTEST_SEATS, "choices": Block.RETURNS_NEW_CONTEST_CHOICES,
     "unit": Block.RETURNS_UNIT, "reason": Block.RETURNS_REASON, "evidence": Block.RETURNS_EVIDENCE,
@@ -175,6 +176,7 @@ def submit_pick(ix: Interaction) -> None:
             election_date=value_of(state, Block.RETURNS_NEW_ELECTION_DATE).get("selected_date"),
             local_government=typed(state, Block.RETURNS_LOCAL_GOVERNMENT),
             governing_body=typed(state, Block.RETURNS_GOVERNING_BODY),
+            law=selected(state, Block.RETURNS_NEW_ELECTION_LAW),
             contest_name=typed(state, Block.RETURNS_NEW_CONTEST_NAME),
             kind=selected(state, Block.RETURNS_NEW_CONTEST_KIND),
             seats=typed(state, Block.RETURNS_NEW_CONTEST_SEATS),

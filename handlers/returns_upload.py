@@ -52,6 +52,7 @@ FIELD_BLOCKS = {
     "file": Block.RETURNS_UPLOAD_FILE, "election": Block.RETURNS_UPLOAD_ELECTION,
     "election_name": Block.RETURNS_NEW_ELECTION_NAME, "election_date": Block.RETURNS_NEW_ELECTION_DATE,
     "local_government": Block.RETURNS_LOCAL_GOVERNMENT, "governing_body": Block.RETURNS_GOVERNING_BODY,
+    "law": Block.RETURNS_NEW_ELECTION_LAW,
     "election_kind": Block.RETURNS_UPLOAD_KIND, "seats": Block.RETURNS_UPLOAD_SEATS,
 }
 FAILED = ":warning: Something went wrong and nothing was saved. Reference: *{reference}* (give it to your " \
@@ -172,7 +173,7 @@ def submit_form(ix: Interaction) -> None:
         election=election, election_name=typed(state, Block.RETURNS_NEW_ELECTION_NAME),
         election_date=value_of(state, Block.RETURNS_NEW_ELECTION_DATE).get("selected_date"),
         local_government=typed(state, Block.RETURNS_LOCAL_GOVERNMENT),
-        governing_body=typed(state, Block.RETURNS_GOVERNING_BODY),
+        governing_body=typed(state, Block.RETURNS_GOVERNING_BODY), law=selected(state, Block.RETURNS_NEW_ELECTION_LAW),
         election_kind=selected(state, Block.RETURNS_UPLOAD_KIND), seats=typed(state, Block.RETURNS_UPLOAD_SEATS))
     if election == NEW and Block.RETURNS_NEW_ELECTION_NAME.value not in shown:
         # "New election…" was chosen but the form's redraw was lost: show its fields now instead of guessing.
@@ -184,7 +185,7 @@ def submit_form(ix: Interaction) -> None:
         target = returns_file.resolve_target(
             ix.services, team_id=ix.team_id, election=election, election_name=values.election_name,
             election_date=values.election_date, local_government=values.local_government,
-            governing_body=values.governing_body)
+            governing_body=values.governing_body, law=values.law)
     except FormErrors as exc:
         errors.update({FIELD_BLOCKS[k].value: v for k, v in exc.errors.items()})
     try:

@@ -1,9 +1,9 @@
 """The sandbox's clock: the example election's calendar, not today's.
 
-The example election is of 2026-11-03. On the real calendar its request window and deadlines pass, and a
-newcomer would meet a bot that refuses every request as late. So the sandbox's clock starts at a moment of
-the example's calendar (by default three days after election day: inside the request window, before every
-deadline) and runs in real time from there. The moment it stopped is kept next to the sandbox's SQLite file
+The latest example election is the Regular Special District Election of 2027-05-04 (sandbox/seed.py). On the real
+calendar its request window and deadlines pass, and a newcomer would meet a bot that refuses every request as
+late. So the sandbox's clock starts at a moment of the example's calendar (by default three days after election
+day: inside the request window, before every deadline) and runs in real time from there. The moment it stopped is kept next to the sandbox's SQLite file
 (`recount-bot-offline.sqlite3.clock`), and the next session resumes after it, so time never runs backwards
 for the bot. `--clock now` uses the real clock.
 """
@@ -17,8 +17,8 @@ from typing import Callable
 from rules.calendar import DENVER
 from storage.types import utcnow
 
-# Friday after the example's election day, 9 a.m. in Colorado: inside the 17-day request window (1306(2)(a)).
-DEMO_START = dt.datetime(2026, 11, 6, 9, 0, tzinfo=DENVER)
+# Friday after the May example's election day, 9 a.m. in Colorado: inside the 17-day request window (1306(2)(a)).
+DEMO_START = dt.datetime(2027, 5, 7, 9, 0, tzinfo=DENVER)
 RESUME_GAP = dt.timedelta(minutes=1)
 NOW_WORDS = ("now", "real", "today")
 

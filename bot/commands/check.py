@@ -1,5 +1,6 @@
-"""`recount-bot check FILE [--law KEY]`: which contests need an automatic recount under the election's law, and why
-(1-13.5-1306(1) when no --law is given, and the answer says so).
+"""`recount-bot check FILE [--law KEY | --election NAME]`: which contests need an automatic recount under the
+election's law, and why (1-13.5-1306(1) when no --law is given, and the answer says so; with --election, the law that
+election is stored with).
 
 Exit status: 0 when every contest was decided; 3 when some contest (or a row naming none) could not
 be decided, each listed with why; 2 when the file could not be read at all. With --format json the
@@ -15,7 +16,7 @@ from contextlib import nullcontext
 from bot.commands.check_report import as_json, as_text, problems_json
 from bot.commands.common import add_returns_arguments, read_returns_file, refusal
 from bot.commands.errors import UsageError
-from bot.commands.law_option import ChosenLaw, add_law_argument, chosen_law
+from bot.commands.law_option import ChosenLaw, add_election_argument, add_law_argument, chosen_law, stored_law
 from bot.commands.progress import add_quiet, elapsed
 from bot.terminal_text import escaped
 from rules.margin import DEFAULT_MULTI_SEAT_RULE, MultiSeatRule
@@ -30,6 +31,7 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser("check", help="check a survey of returns for automatic recounts")
     add_returns_arguments(parser)
     add_law_argument(parser)
+    add_election_argument(parser)
     parser.add_argument("--format", choices=("text", "json"), default="text", dest="output_format")
     parser.add_argument("--multi-seat-rule", choices=[r.value for r in MultiSeatRule], default=None,
                         help="which totals to compare in multi-seat contests where the law is silent (1-13.5-1306, "
@@ -52,7 +54,7 @@ def _rule(args: argparse.Namespace, law: ChosenLaw) -> MultiSeatRule:
 
 
 def run(args: argparse.Namespace) -> int:
-    law = chosen_law(args)
+    law = stored_law(args) if args.election is not None else chosen_law(args)
     rule = _rule(args, law)
     try:
         with _reading(args):

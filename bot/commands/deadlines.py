@@ -1,4 +1,5 @@
-"""`recount-bot deadlines --election-date D [--law KEY]`: the recount calendar for one election under its law.
+"""`recount-bot deadlines --election-date D [--law KEY]`: the recount calendar for one election under its law;
+`--election NAME` reads the election's day, law and canvass date from the database instead.
 
 JSON: one entry per deadline (`request_window_opens`, `request_deadline`, `automatic_recount_deadline`,
 `requested_recount_deadline`, `contest_filing_deadline`, and where the law has them `waiver_deadline` and
@@ -13,7 +14,7 @@ import json
 
 from bot.commands.common import parse_date
 from bot.commands.errors import UsageError
-from bot.commands.law_option import ChosenLaw, add_law_argument, chosen_law
+from bot.commands.law_option import ChosenLaw, add_election_argument, add_law_argument, chosen_law, stored_law
 from bot.text_table import render_table
 from rules.calendar import ColoradoCalendar
 from rules.deadlines import CompletionRollover, Deadline, counting_text, election_deadlines
@@ -32,8 +33,9 @@ LABELS = {
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser("deadlines", help="the recount calendar for an election")
-    parser.add_argument("--election-date", required=True, help="YYYY-MM-DD")
+    parser.add_argument("--election-date", help="YYYY-MM-DD (required unless --election names a stored election)")
     add_law_argument(parser)
+    add_election_argument(parser)
     parser.add_argument("--canvass-date", help="YYYY-MM-DD; without it the earliest possible deadline is shown, with "
                                                "the latest beside it")
     parser.add_argument("--recount-concluded", help="YYYY-MM-DD; when a recount concluded (for the contest deadline)")
@@ -74,10 +76,18 @@ def _calendar(args: argparse.Namespace) -> ColoradoCalendar:
 
 
 def run(args: argparse.Namespace) -> int:
-    election = parse_date(args.election_date, "--election-date")
+    if args.election_date is None and args.election is None:
+        raise UsageError("give --election-date YYYY-MM-DD, or --election NAME for an election stored in the database")
+    asked = parse_date(args.election_date, "--election-date") if args.election_date else None
     canvass = parse_date(args.canvass_date, "--canvass-date") if args.canvass_date else None
     concluded = parse_date(args.recount_concluded, "--recount-concluded") if args.recount_concluded else None
-    law = chosen_law(args)
+    if args.election is not None:  # a stored election: its law, its day and the canvass date it holds
+        law = stored_law(args, asked)
+        election = law.stored.election_date
+        canvass = canvass or law.stored.canvass_date
+    else:
+        law = chosen_law(args)
+        election = parse_date(args.election_date, "--election-date")
     calendar = _calendar(args)
     try:
         deadlines = election_deadlines(election, canvass_date=canvass, recount_concluded=concluded,

@@ -6,13 +6,13 @@ a hidden count, a primary it cannot tell from a general election) is refused who
 listed. A re-import of changed returns records version 2, 3, ...; an identical one
 records nothing. Bad input exits 2 with every problem listed, and nothing is written.
 
---law names the recount law the election runs under (1-13.5-1306 when not given, and the answer says so). It is
-checked and shown with the survey's readings; it is not stored with the election yet (that needs a migration).
+--law names the recount law a new election runs under, stored with it (1-13.5-1306 when not given, and the answer
+says so). An election already in the database keeps the law it is stored with: a re-import without --law uses it,
+and a --law that disagrees is refused, naming both, before anything is written.
 """
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import hashlib
 
 from bot.commands.common import (
@@ -25,7 +25,7 @@ from bot.commands.common import (
     slack_id,
 )
 from bot.commands.errors import UsageError
-from bot.commands.law_option import add_law_argument, chosen_law
+from bot.commands.law_option import add_law_argument, chosen_law, stored_law_line
 from bot.commands.progress import add_quiet, bar, elapsed
 from bot.terminal_text import escaped, said
 
@@ -69,11 +69,10 @@ def run(args: argparse.Namespace) -> int:
 
     election_date = parse_date(args.election_date, "--election-date")
     team = slack_id(args.team, "--team", "TE", "T0123ABCD") if args.team else None
-    law = chosen_law(args)
+    law = chosen_law(args)  # checked before the file is read; the election's stored law is what the answer names
     with elapsed(args, what=f"reading {args.file.name}"):
         source = file_bytes(args)  # read once, to its size limit
         returns = load_returns(args, done="imported", data=source)  # every problem, before the database is opened
-    returns = dataclasses.replace(returns, readings=returns.readings + (law.reading,))
     sha256 = hashlib.sha256(source).hexdigest()
     del source  # the returns are read: the file's bytes are not held beside the counts being written
     db = open_database()
@@ -84,13 +83,13 @@ def run(args: argparse.Namespace) -> int:
                 services, team_id=choose_team(services, team), returns=returns, election_name=args.name,
                 election_date=election_date, local_government=args.local_government,
                 governing_body=args.governing_body, source_name=args.file.name, source_sha256=sha256,
-                actor=console_actor(), progress=report)
+                actor=console_actor(), progress=report, law=law.profile.key if law.given else None)
     except UserError as exc:
         raise UsageError(f"{said(exc.words)} Nothing was imported.") from None
     finally:
         db.dispose()
     print(escaped(result.describe()))
-    print(law.line)
+    print(stored_law_line(result.law, law))
     for reading in returns.readings:
         print(escaped(f"Reading: {reading}"))
     for aside in returns.set_aside:

@@ -20,6 +20,7 @@ from handlers.blocks.observers_section import observers_section
 from handlers.blocks.requested_case import action_buttons, checklist_block, money_blocks, request_fields
 from handlers.ids import Action
 from handlers.slack_text import mention
+from rules.laws import DEFAULT_LAW, LawProfile
 from services.conduct.cases import CaseView, NoticeView
 
 RECIPIENT_LABEL = {"governing_body": "Governing body", "candidate": "Candidate", "issue_committee": "Issue committee"}
@@ -67,7 +68,7 @@ def _automatic_head(case: CaseView) -> list[dict]:
             if margin is not None else "*Margin*\n—",
             f"*Complete no later than*\n{_deadline_text(case)}",
             f"*Status*\n{case.status}",
-            "*Paid for by*\nthe governing body (C.R.S. 1-13.5-1306(1))",
+            f"*Paid for by*\n{esc(_law(case).automatic_payer.who)} ({_law(case).automatic_payer.provision.citation})",
         ]),
         section(f"{esc(verdict.get('reason', ''))}"),
         context(f"*{verdict.get('citation', '')}* · Reading: {esc(verdict.get('rule') or '')}"),
@@ -86,10 +87,37 @@ def _automatic_counting(case: CaseView) -> dict:
     return {"type": "actions", "elements": [
         button("Start counting", Action.START_COUNTING.value, str(case.id), style="primary", confirm={
             "title": {"type": "plain_text", "text": "Start counting?"},
-            "text": {"type": "mrkdwn", "text": "The designated election official orders this recount; the "
-                                               f"governing body pays (C.R.S. 1-13.5-1306(1)).{warning}"},
+            "text": {"type": "mrkdwn", "text": "The designated election official orders this recount; "
+                                               f"{esc(_law(case).automatic_payer.who)} pays "
+                                               f"({_law(case).automatic_payer.provision.citation}).{warning}"},
             "confirm": {"type": "plain_text", "text": "Start"}, "deny": {"type": "plain_text", "text": "Not yet"}}),
     ]}
+
+
+def _law(case: CaseView) -> LawProfile:
+    return case.law.profile if case.law is not None else DEFAULT_LAW
+
+
+def _requested_payer(case: CaseView) -> str:
+    law = _law(case)
+    if law.key == DEFAULT_LAW.key:
+        return ("*Paid for by*\nthe requester (C.R.S. 1-13.5-1306(2)(a)); refunded under (2)(d) if the result is "
+                "reversed in their favor or the amended count falls within (1)")
+    return (f"*Paid for by*\nthe requester ({law.payment.provision.citation}); refunded under "
+            f"{law.refund.citation} as that law provides")
+
+
+def _held_under(case: CaseView) -> dict | None:
+    """The law the election is held under, named on every card (issue 22)."""
+    return context(esc(case.law.held_under)) if case.law is not None else None
+
+
+def _notices_heading(case: CaseView) -> str:
+    law = _law(case)
+    if law.key == DEFAULT_LAW.key:
+        return f"C.R.S. 1-13.5-1306{'(2)(b)(I) and (1)' if case.requested else '(1)'}"
+    cited = list(dict.fromkeys(n.citation for n in case.notices)) or [law.notice.provision.citation]
+    return "; ".join(cited)
 
 
 def _requested_head(case: CaseView) -> list[dict]:
@@ -99,8 +127,7 @@ def _requested_head(case: CaseView) -> list[dict]:
             f"*Local government*\n{esc(case.local_government)}",
             f"*Complete no later than*\n{_deadline_text(case)}",
             f"*Status*\n{case.status}",
-            "*Paid for by*\nthe requester (C.R.S. 1-13.5-1306(2)(a)); refunded under (2)(d) if the result is "
-            "reversed in their favor or the amended count falls within (1)",
+            _requested_payer(case),
         ]),
         fields_section(request_fields(case)),
         checklist_block(case),
@@ -115,15 +142,16 @@ def _requested_head(case: CaseView) -> list[dict]:
 def case_card(case: CaseView) -> list[dict]:
     kind = "Automatic recount" if case.kind == "automatic" else "Requested recount"
     given = sum(n.given for n in case.notices)
-    subsection = "(2)(b)(I) and (1)" if case.requested else "(1)"
+    held = _held_under(case)
     blocks = [
         header(f"{kind}: {case.contest}"),
+        *([held] if held else []),
         *conflict_blocks(case.conflicts),
         *(_requested_head(case) if case.requested else _automatic_head(case)),
         *conduct_section(case),
         *completion_section(case),
         divider(),
-        section(f"*Notices owed under C.R.S. 1-13.5-1306{subsection}* — {given} of {len(case.notices)} given. "
+        section(f"*Notices owed under {_notices_heading(case)}* — {given} of {len(case.notices)} given. "
                 "Notice must be given by any means reasonably expected to notify."),
     ]
     room = MESSAGE_BLOCKS_LIMIT - len(blocks) - 5  # below: up to 2 notes, the observers (2), the case line

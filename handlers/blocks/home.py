@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from handlers.blocks.common import context, day, divider, esc, header, section
+from rules.laws import LAWS
 from services.office.dashboard import Dashboard, DeadlineItem
 
 MAX_ITEMS = 25
@@ -10,7 +11,8 @@ MAX_ITEMS = 25
 def deadline_line(d: DeadlineItem) -> str:
     when = ("today" if d.days_left == 0 else f"in {d.days_left} day{'s' if d.days_left != 1 else ''}"
             if d.days_left > 0 else f"{-d.days_left} day{'s' if d.days_left != -1 else ''} ago")
-    return f"*{day(d.due)}* ({when}) — {esc(d.subject)}: {esc(d.what)} _({d.citation})_"
+    held = f" · held under {esc(d.law)}" if d.law else ""
+    return f"*{day(d.due)}* ({when}) — {esc(d.subject)}: {esc(d.what)} _({d.citation})_{held}"
 
 
 def deadline_blocks(board: Dashboard) -> list[dict]:
@@ -25,7 +27,8 @@ def deadline_blocks(board: Dashboard) -> list[dict]:
 
 def home_view(board: Dashboard, *, role: str | None) -> dict:
     blocks = [header(f"recount-bot — {board.office}"),
-              context(f"Your role: {role or 'none (ask a designated election official)'} · C.R.S. 1-13.5-1306")]
+              context(f"Your role: {role or 'none (ask a designated election official)'} · each election under its "
+                      f"own recount law ({', '.join(LAWS[k].citation for k in LAWS)})")]
     if role is None:
         blocks.append(section("You have no role in this office's recount-bot yet. A designated election official "
                               "can grant one with `/recount admin role @you staff`."))

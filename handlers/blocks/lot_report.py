@@ -40,10 +40,16 @@ def lot_result(lot: LotView) -> str:
             f"{numbers.get('votes_each', 0):,} votes each)")
 
 
+def lot_citation(lot: LotView) -> str:
+    """The section the drawing was recorded under: the election's law's (stored with the decision), 1-13.5-1304
+    for a drawing recorded before each election had its law."""
+    return str((lot.decision or {}).get("citation") or LOT_CITATION)
+
+
 def lot_card_lines(lot: LotView) -> list[str]:
     """The card: the drawing in two lines."""
     return [
-        f":game_die: *Lot drawn* ({LOT_CITATION}) — {lot_result(lot)}.",
+        f":game_die: *Lot drawn* ({lot_citation(lot)}) — {lot_result(lot)}.",
         f"{_when(lot.drawn_at)} at {esc(lot.place)}; drawn by {esc(lot.conducted_by)}; witnessed by "
         f"{esc(lot.witnesses)}; {esc(lot.method)}"
         + (f" ({esc(lot.method_details)})" if lot.method_details else "")
@@ -70,7 +76,7 @@ def lot_blocks(case: CaseView, view: CompletionView) -> list[dict]:
     lot = view.lot
     decision = lot.decision or {}
     blocks = [
-        section(f":game_die: *The lot for the tie — {esc(case.contest)}* ({LOT_CITATION})\n{lot_result(lot)}. "
+        section(f":game_die: *The lot for the tie — {esc(case.contest)}* ({lot_citation(lot)})\n{lot_result(lot)}. "
                 f"The certificate of election withheld at completion is made for {esc(names(lot.winners))} "
                 f"({cite('(6)')})."),
         section(f"*When:* {_when(lot.drawn_at)}\n*Where:* {esc(lot.place)}\n*Drawn by:* {esc(lot.conducted_by)}\n"

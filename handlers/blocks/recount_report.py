@@ -18,6 +18,8 @@ from handlers.blocks.lot_report import notices_override_text
 from handlers.slack_text import link as slack_link
 from handlers.slack_text import mention
 from rules.calendar import DENVER
+from rules.laws import DEFAULT_LAW
+from rules.laws.profile import Part
 from rules.money import format_money
 from rules.statute import TIE_BY_LOT_CITATION, cite
 from services.completion.complete import CertificateLine, CompletionView
@@ -188,6 +190,13 @@ def report_blocks(case: CaseView, view: CompletionView) -> list[dict]:
 
 
 # ------------------------------------------------------------------ (6): the notice of the results
+def _results_cite(case: CaseView, part: Part) -> str:
+    """The subsection of the election's law on the results (or the certificate): 1306(6) under 1-13.5-1306."""
+    if case.law is None or case.law.key == DEFAULT_LAW.key:
+        return cite("(6)")
+    return case.law.profile.cite(part)
+
+
 def results_notice_letter(case: CaseView, view: CompletionView, *, today: dt.date, signer: str | None = None) -> str:
     completion = view.completion or {}
     body = completion.get("notice_of_results_to") or case.governing_body
@@ -205,8 +214,9 @@ def results_notice_letter(case: CaseView, view: CompletionView, *, today: dt.dat
         "",
         f"Re: {amended}Results of the recount - {case.contest}, {case.election} of {long_day(case.election_date)} "
         f"(recount case #{case.id})",
+        *([case.law.held_under] if case.law is not None else []),
         "",
-        f"Under {cite('(6)')} I notify you of the results of the recount of the votes cast for {case.contest}, "
+        f"Under {_results_cite(case, Part.RESULTS)} I notify you of the results of the recount of the votes cast for {case.contest}, "
         f"completed on {long_day(view.completed_at.astimezone(DENVER).date())}"
         ". The amended count is:",
         "",
@@ -249,7 +259,7 @@ def results_notice_letter(case: CaseView, view: CompletionView, *, today: dt.dat
         lines.append("The recount confirmed the result of the election.")
     certificates = [c.candidate for c in view.certificates]
     if certificates:
-        lines += ["", f"As {cite('(6)')} requires, a certificate of election is made for {names(certificates)} and "
+        lines += ["", f"As {_results_cite(case, Part.CERTIFICATE)} requires, a certificate of election is made for {names(certificates)} and "
                       "will be delivered to "
                       + ("the candidate." if len(certificates) == 1 else "each candidate.")]
     if view.settlement:

@@ -20,6 +20,7 @@ from handlers.blocks.inputs import date_input, input_block, select_input, text_i
 from handlers.blocks.requested_case import PARTY_LABEL
 from handlers.ids import Block, View
 from handlers.slack_text import channel_link
+from rules.laws import DEFAULT_LAW
 from rules.requests import PartyKind, favored_label
 from rules.statute import cite
 from services.requests.views import ContestOption, RequestForm, RequestView
@@ -31,6 +32,34 @@ PARTY_OPTIONS = [
     (PartyKind.CANDIDATE.value, "A candidate in this contest", "Requests in their own favor"),
     (PartyKind.ISSUE_COMMITTEE.value, "The issue committee", "For a ballot issue or question: in favor of its side"),
 ]
+
+
+NOTARIZED = "notarized"
+
+
+def party_options(form: RequestForm) -> list[tuple[str, str, str]]:
+    """(value, label, note) of each interested party the election's law names: 1-13.5-1306's three as the form
+    always offered them; another law's from its profile, in its own order."""
+    law = form.law.profile if form.law is not None else None
+    if law is None or law.key == DEFAULT_LAW.key:
+        return PARTY_OPTIONS
+    return [(r.kind.value, r.kind.label[:1].upper() + r.kind.label[1:], r.condition.value) for r in
+            law.requesting.parties]
+
+
+def _parties_citation(form: RequestForm) -> str:
+    return form.law.profile.requesting.parties_provision.citation if form.law is not None else "(2)(a)"
+
+
+def _notarized_block(form: RequestForm) -> list[dict]:
+    """Where the law requires a notarized request, the form records whether it is (the core refuses one that
+    is not)."""
+    notarized = form.law.profile.requesting.notarized if form.law is not None else None
+    if notarized is None:
+        return []
+    return [input_block(Block.REQUEST_NOTARIZED, "Notarized", {
+        "type": "checkboxes", "options": [option("The written request is notarized", NOTARIZED)]}, optional=True,
+        hint=f"{notarized.citation} requires a notarized request; one that is not is refused.")]
 
 
 def in_favor_block(contest_id: int) -> str:
@@ -54,8 +83,25 @@ def _where(approvals_channel: str | None, channel_id: str | None) -> str:
 
 
 def _window(form: RequestForm) -> str:
-    return (f"Written requests may be filed through *{day(form.window_closes)}* ({esc(form.window_note)}; "
-            "C.R.S. 1-13.5-1306(2)(a)).")
+    """The request window under the election's law, its first day included where the law opens it later."""
+    cited = form.window_citation or _request_citation(form)
+    opens = f"from *{day(form.window_opens)}* " if form.window_opens else ""
+    return (f"Written requests may be filed {opens}through *{day(form.window_closes)}* ({esc(form.window_note)}; "
+            f"{cited}).")
+
+
+def _request_citation(form: RequestForm) -> str:
+    return form.law.profile.requesting.provision.citation if form.law else "C.R.S. 1-13.5-1306(2)(a)"
+
+
+def _cost_citation(form: RequestForm) -> str:
+    if form.law is None or form.law.key == DEFAULT_LAW.key:
+        return "C.R.S. 1-13.5-1306(2)(b)(III)"
+    return form.law.profile.cost.provision.citation
+
+
+def _held_under(form: RequestForm) -> str:
+    return f" {form.law.held_under}" if form.law else ""
 
 
 def loading_modal() -> dict:
@@ -66,8 +112,8 @@ def loading_modal() -> dict:
 # ------------------------------------------------------------------ step 1
 def pick_modal(form: RequestForm, *, channel_id: str | None, approvals_channel: str | None) -> dict:
     blocks = [
-        section("Enter a written request for a recount at the requester's expense (C.R.S. 1-13.5-1306(2)(a)). "
-                "Choose the contest; its details come next."),
+        section(f"Enter a written request for a recount at the requester's expense ({_request_citation(form)})."
+                f"{esc(_held_under(form))} Choose the contest; its details come next."),
         context(_window(form)),
         _contest_select(form, None),
         context(_where(approvals_channel, channel_id)),
@@ -93,12 +139,12 @@ def enter_modal(form: RequestForm, contest: ContestOption, *, channel_id: str | 
                    placeholder="As written on the request"),
         text_input(Block.REQUEST_REQUESTER_CONTACT, "Requester's contact", max_length=500,
                    placeholder="Address, email or phone",
-                   hint="Where the cost of the recount is sent (C.R.S. 1-13.5-1306(2)(b)(III))."),
+                   hint=f"Where the cost of the recount is sent ({_cost_citation(form)})."),
         input_block(Block.REQUEST_PARTY_KIND, "The requester is", {
             "type": "radio_buttons",
             "options": [{"text": plain(label, 75), "value": value, "description": plain(note, 75)}
-                        for value, label, note in PARTY_OPTIONS]},
-            hint="The interested parties (2)(a) names."),
+                        for value, label, note in party_options(form)]},
+            hint=f"The interested parties {_parties_citation(form)} names."),
         select_input(
             in_favor_block(contest.id), "In favor of", [option(c.name, str(c.id)) for c in contest.choices],
             placeholder="Choose the choice", optional=True,
@@ -109,6 +155,7 @@ def enter_modal(form: RequestForm, contest: ContestOption, *, channel_id: str | 
                    placeholder="The day the office received it"),
         text_input(Block.REQUEST_REFERENCE, "Reference to the written request", max_length=300,
                    placeholder="e.g. letter of 2026-11-05, file no. R-2026-01"),
+        *_notarized_block(form),
         input_block(Block.REQUEST_REQUESTER_USER, "The requester in Slack", {
             "type": "users_select", "placeholder": plain("If they are in this workspace")}, optional=True,
             hint="A person may not decide their own request."),

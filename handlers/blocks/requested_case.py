@@ -4,6 +4,7 @@ from __future__ import annotations
 from handlers.blocks.common import button, context, day, denver, esc, fields_section, section
 from handlers.ids import Action
 from handlers.slack_text import mention
+from rules.laws.profile import Part
 from rules.money import format_money
 from rules.requests import favored_label
 from services.conduct.cases import CaseView
@@ -31,14 +32,30 @@ def request_fields(case: CaseView) -> list[str]:
     ]
 
 
+# Under a law that lists the four steps in one provision (31-10-1207(2), 1-10.5-106(2)) rules.checklist names a
+# missing step "<provision> <step>"; its (2)(b) numeral here, longest name first ("cost notice" before "notice").
+_STEP_NUMERAL = (("cost notice", "(2)(b)(III)"), ("collection", "(2)(b)(IV)"), ("notice", "(2)(b)(I)"),
+                 ("cost", "(2)(b)(II)"))
+
+
+def _step_of(item: str) -> str:
+    if item in CHECK_LABEL:
+        return item
+    return next((numeral for name, numeral in _STEP_NUMERAL if item.endswith(" " + name)), item)
+
+
 def checklist_block(case: CaseView) -> dict:
-    missing = {m["item"] for m in (case.checklist.numbers.get("missing", []) if case.checklist else [])}
+    missing = {_step_of(m["item"]) for m in (case.checklist.numbers.get("missing", []) if case.checklist else [])}
+    under_1306 = case.law is None or case.law.key == "1-13.5-1306"
     lines = []
     for item, label in CHECK_LABEL.items():
         mark = ":hourglass_flowing_sand:" if item in missing else ":white_check_mark:"
-        lines.append(f"{mark} {item} {label}")
-    head = ("*Before counting, C.R.S. 1-13.5-1306(2)(b):* ready to count" if not missing
-            else f"*Before counting, C.R.S. 1-13.5-1306(2)(b):* {len(missing)} of 4 steps outstanding")
+        lines.append(f"{mark} {item} {label}" if under_1306 else f"{mark} {label}")
+    # The steps are 1-13.5-1306(2)(b)'s; under another law the card names its own provision for them.
+    law = case.law.profile if case.law is not None else None
+    cited = law.cite(Part.PRE_COUNT) if law is not None and law.key != "1-13.5-1306" else "C.R.S. 1-13.5-1306(2)(b)"
+    head = (f"*Before counting, {cited}:* ready to count" if not missing
+            else f"*Before counting, {cited}:* {len(missing)} of 4 steps outstanding")
     if case.counting_started_at:
         head = f"*Counting began* {denver(case.counting_started_at)} ({mention(case.counting_started_by)})"
     return section(head + "\n" + "\n".join(lines))

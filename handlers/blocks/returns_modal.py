@@ -29,6 +29,7 @@ from handlers.blocks.common import (
     section,
 )
 from handlers.blocks.inputs import SELECT_OPTIONS_LIMIT, date_input, number_input, select_input, text_input
+from handlers.blocks.law_select import law_select
 from handlers.ids import Action, Block, View
 from handlers.slack_text import mention
 from rules.contest import ContestKind
@@ -95,6 +96,7 @@ def pick_modal(form: PickForm, *, channel_id: str | None, contest: str | None = 
                        hint=f"Already set up: {known}." if known else None),
             text_input(Block.RETURNS_GOVERNING_BODY, "Its governing body (receives the recount notices)",
                        initial=body, placeholder="e.g. Board of Directors"),
+            law_select(),
         ]
     show_new_contest = new_election or not form.contests or contest == NEW
     if not new_election and form.contests:
@@ -129,8 +131,8 @@ def _target_metadata(target: Target) -> dict[str, Any]:
     ne, nc = target.new_election, target.new_contest
     return {
         "e": target.election_id, "k": target.contest_id,
-        "ne": {"n": ne.name, "d": ne.election_date.isoformat(), "g": ne.local_government, "b": ne.governing_body}
-        if ne else None,
+        "ne": {"n": ne.name, "d": ne.election_date.isoformat(), "g": ne.local_government, "b": ne.governing_body,
+               "l": ne.law} if ne else None,
         "nc": {"n": nc.name, "t": nc.kind, "s": nc.seats, "ch": list(nc.choices)} if nc else None,
     }
 
@@ -139,7 +141,8 @@ def target_of(meta: dict[str, Any]) -> Target:
     ne, nc = meta.get("ne"), meta.get("nc")
     return Target(
         election_id=meta.get("e"), contest_id=meta.get("k"),
-        new_election=NewElection(ne["n"], dt.date.fromisoformat(ne["d"]), ne["g"], ne["b"]) if ne else None,
+        new_election=NewElection(ne["n"], dt.date.fromisoformat(ne["d"]), ne["g"], ne["b"], str(ne.get("l") or ""))
+        if ne else None,
         new_contest=NewContest(nc["n"], nc["t"], int(nc["s"]), tuple(nc["ch"])) if nc else None)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from handlers.blocks.common import clip, election_label, esc, metadata, modal, option, section
 from handlers.blocks.inputs import HINT_LIMIT, SELECT_OPTIONS_LIMIT, date_input, input_block, select_input, text_input
+from handlers.blocks.law_select import law_select
 from handlers.ids import Block, View
 from handlers.slack_io.reading_child import ParseLimits
 from rules.returns.registry import KNOWN_AS
@@ -42,6 +43,7 @@ class FormValues:
     election_date: str | None = None
     local_government: str | None = None
     governing_body: str | None = None
+    law: str | None = None
     election_kind: str | None = None
     seats: str | None = None
     file_name: str | None = None  # the file to attach again (back from the preview: Slack keeps no file in a form)
@@ -131,6 +133,7 @@ def upload_form(form: PickForm, *, channel_id: str | None, values: FormValues | 
                        hint=f"Already set up: {named}." if named else None),
             text_input(Block.RETURNS_GOVERNING_BODY, "Its governing body (receives the recount notices)",
                        initial=values.governing_body or body, placeholder="e.g. Board of Directors"),
+            law_select(values.law),
         ]
     blocks += [
         select_input(Block.RETURNS_UPLOAD_KIND, "Kind of election",
@@ -204,7 +207,7 @@ def _target_data(target: UploadTarget) -> dict[str, Any]:
     ne = target.new_election
     return {"e": target.election_id,
             "ne": {"n": ne.name, "d": ne.election_date.isoformat(), "g": ne.local_government,
-                   "b": ne.governing_body} if ne else None}
+                   "b": ne.governing_body, "l": ne.law} if ne else None}
 
 
 def preview_metadata(state: PreviewState) -> tuple[str, tuple[str, ...]]:
@@ -235,7 +238,8 @@ def preview_state(meta: dict[str, Any]) -> PreviewState:
     ne = meta.get("ne")
     target = UploadTarget(
         election_id=meta.get("e"),
-        new_election=NewElection(ne["n"], dt.date.fromisoformat(ne["d"]), ne["g"], ne["b"]) if ne else None)
+        new_election=NewElection(ne["n"], dt.date.fromisoformat(ne["d"]), ne["g"], ne["b"], str(ne.get("l") or ""))
+        if ne else None)
     return PreviewState(
         channel_id=meta.get("c"), target=target, reading=parse_reading(meta.get("ek"), meta.get("st")),
         file_id=str(meta.get("f") or ""), file_name=str(meta.get("fn") or "the file"), sha256=str(meta.get("h") or ""),
@@ -250,6 +254,6 @@ def values_of(state: PreviewState) -> FormValues:
     return FormValues(election=election, election_name=ne.name if ne else None,
                       election_date=ne.election_date.isoformat() if ne else None,
                       local_government=ne.local_government if ne else None,
-                      governing_body=ne.governing_body if ne else None,
+                      governing_body=ne.governing_body if ne else None, law=ne.law if ne else None,
                       election_kind=state.reading.election_kind, seats=state.reading.seats_text or None,
                       file_name=state.file_name)

@@ -28,9 +28,9 @@ from handlers.ids import Action, Block, View
 from handlers.slack_text import channel_link, mention
 from rules.contest import Undecided
 from rules.corrections import CITATION as CORRECTION_CITATION
+from rules.laws import DEFAULT_LAW
 from rules.margin import MarginDecision
 from rules.returns.registry import KNOWN_AS
-from rules.statute import AUTOMATIC_RECOUNT_MARGIN
 from services.returns.upload import Preview, Saved
 
 SUBMIT_LIMIT = 24
@@ -145,6 +145,12 @@ def _changes(p: Preview) -> str | None:
     return clip(esc(f"Compared with version {p.based_on}: " + ("; ".join(parts) or "no change")), SECTION_TEXT_LIMIT)
 
 
+def _trigger(found: Preview | Saved) -> str:
+    """The automatic-recount subsection of the election's law ("C.R.S. 31-10-1207(1)")."""
+    law = found.law.profile if found.law is not None else DEFAULT_LAW
+    return law.trigger.provision.citation
+
+
 def preview_modal(p: Preview, *, metadata: str, asked: tuple[str, ...] = ()) -> dict:
     """`asked`: the contests whose seats the preview asks for (preview_metadata says how many fit), first."""
     decisions = p.verdicts.decisions
@@ -165,8 +171,10 @@ def preview_modal(p: Preview, *, metadata: str, asked: tuple[str, ...] = ()) -> 
         head.append(context(changes))
     head.append(section(
         f"*{len(decisions)} contest{'s' if len(decisions) != 1 else ''} decided, closest first* · {recounts} inside "
-        f"the margin of C.R.S. 1-13.5-1306(1) (a difference of at most ½ of 1% of the highest) · multi-seat "
+        f"the margin of {_trigger(p)} (a difference of at most ½ of 1% of the highest) · multi-seat "
         f"reading: {esc(p.multi_seat_rule)}"))
+    if p.law is not None:
+        head.append(context(esc(p.law.held_under)))
     tail: list[dict] = []
     undecided_rest = [u for u in p.verdicts.undecided if u.contest not in asked]
     if undecided_rest:
@@ -247,7 +255,7 @@ def saved_message(saved: Saved, actor: str) -> tuple[str, list[dict]]:
     recounts = [d.contest for d in decisions if d.automatic_recount]
     text = (f"Survey of returns version {saved.version} of {esc(saved.election_name)} recorded by {mention(actor)} "
             f"from {esc(saved.file_name)}: {saved.contests} contests; inside the margin of "
-            f"{AUTOMATIC_RECOUNT_MARGIN.citation}: {esc(', '.join(recounts)) if recounts else 'none'}")
+            f"{_trigger(saved)}: {esc(', '.join(recounts)) if recounts else 'none'}")
     blocks = [section(clip(f":inbox_tray: {text}.", SECTION_TEXT_LIMIT))]
     if saved.version > 1:
         changed = esc(", ".join(saved.changed)) or "no recorded contest"
@@ -261,8 +269,9 @@ def saved_message(saved: Saved, actor: str) -> tuple[str, list[dict]]:
         blocks.append(context("More contests than one message holds; `/recount check` lists them all."))
     blocks.append(context(
         f"{esc(format_name(saved.source_format))} · sha256 {saved.sha256[:12]}… · *Check this election* opens its "
-        "recount cases (C.R.S. 1-13.5-1306(1)); `/recount check` checks the latest election day",
-        f"{esc(saved.election_name)} · {day(saved.election_date)}"))
+        f"recount cases ({_trigger(saved)}); `/recount check` checks the latest election day",
+        f"{esc(saved.election_name)} · {day(saved.election_date)}"
+        + (f" · {esc(saved.law.held_under)}" if saved.law is not None else "")))
     # The check of this election, whatever its day: `/recount check` takes the latest day's elections, and an
     # older election uploaded afterwards is not among them.
     blocks.append({"type": "actions", "elements": [

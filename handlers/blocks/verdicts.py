@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, context, day, esc, fields_section, header, section
 from handlers.slack_text import mention
+from rules.laws import DEFAULT_LAW
 from rules.margin import MarginDecision, Standing
 from services.returns.checking import CheckOutcome, ContestVerdict
 
@@ -37,6 +38,17 @@ def verdict_fields(d: MarginDecision) -> list[str]:
     return fields
 
 
+def _trigger_citation(outcome: CheckOutcome) -> str:
+    """The (1)-like subsection every law of the day's elections applies ("C.R.S. 1-13.5-1306(1)")."""
+    cited = [law.profile.trigger.provision.citation for law in outcome.laws]
+    return "; ".join(dict.fromkeys(cited)) or DEFAULT_LAW.trigger.provision.citation
+
+
+def held_under(outcome: CheckOutcome) -> list[dict]:
+    """A context naming the law (or laws) the checked elections are held under (issue 22)."""
+    return [context(esc(outcome.held_under))] if outcome.laws else []
+
+
 def one_verdict(outcome: CheckOutcome, verdict: ContestVerdict, *, checked_by: str) -> list[dict]:
     d = verdict.decision
     blocks = [
@@ -53,11 +65,12 @@ def one_verdict(outcome: CheckOutcome, verdict: ContestVerdict, *, checked_by: s
                               "notices owed."))
     elif verdict.case_id:
         blocks.append(context(f"Recount case #{verdict.case_id} is already open for this contest."))
+    held = f" · {esc(verdict.law.held_under)}" if verdict.law is not None else ""
     blocks.append(context(
         f"*{d.citation}* · Reading{'s' if len(d.readings) > 1 else ''}: "
         + esc("; ".join(d.readings) if d.readings else d.rule)[:1500],
         f"{esc(outcome.election_name)} ({day(outcome.election_date)}) · survey of returns version "
-        f"{outcome.version_number} · checked by {mention(checked_by)}"))
+        f"{outcome.version_number} · checked by {mention(checked_by)}{held}"))
     return blocks
 
 
@@ -91,11 +104,12 @@ def all_verdicts(outcome: CheckOutcome, *, checked_by: str) -> list[list[dict]]:
     head = [
         header(f"Survey of returns checked: {outcome.election_name}"),
         section(f"*{len(verdicts)}* contests, closest first. *{recounts}* need"
-                f"{'s' if recounts == 1 else ''} an automatic recount under C.R.S. 1-13.5-1306(1): the difference "
-                "between the highest and the next highest is at most ½ of 1% of the highest." + undecided),
+                f"{'s' if recounts == 1 else ''} an automatic recount under {_trigger_citation(outcome)}: the "
+                "difference between the highest and the next highest is at most ½ of 1% of the highest." + undecided),
         context(f"{day(outcome.election_date)} · {esc(outcome.local_government)} · survey version "
                 f"{outcome.version_number} · multi-seat reading: {outcome.multi_seat_rule} · checked by "
                 f"{mention(checked_by)}"),
+        *held_under(outcome),
     ]
     room = MESSAGE_BLOCKS_LIMIT - len(head) - 1
     lines = [section(_line(v)) for v in verdicts] + [section(_undecided_line(u)) for u in outcome.undecided]
@@ -121,4 +135,4 @@ def verdict_text(outcome: CheckOutcome) -> str:
     if not outcome.verdicts and len(outcome.undecided) == 1:
         return f"{esc(outcome.undecided[0].contest)}: undecided: {esc(outcome.undecided[0].reason)}"
     return (f"{esc(outcome.election_name)}: {len(outcome.verdicts)} contests checked; automatic recount: "
-            f"{', '.join(recounts) if recounts else 'none'} (C.R.S. 1-13.5-1306(1)).")
+            f"{', '.join(recounts) if recounts else 'none'} ({_trigger_citation(outcome)}).")

@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from rules.laws.profile import (
     AssistantPay,
+    BodyNotice,
     ContestFiling,
     Cost,
     CountFrom,
@@ -210,6 +211,7 @@ OPENS_READING = "\"no sooner than ten days ... after\" the election: the tenth d
 PROFILE = LawProfile(
     key=KEY,
     title="Uniform Election Code recount, election coordinated by the county clerk",
+    plain_name="coordinated election",
     section="1-10.5",
     governs=("elections the county clerk and recorder coordinates (1-7-116; November): county offices, school districts "
              "(22-31-103), and the municipal and special district offices and measures on the county's ballot; a "
@@ -258,7 +260,7 @@ PROFILE = LawProfile(
                    "for a ballot issue or question: any petition representative (1-40-113), any governing body, and "
                    "the agent of any issue committee reporting to the secretary of state, affected by the result"),
                   ("e-mail", "telephone", "facsimile transmission", "personal service"), NOTICE,
-                  "watchers, as the secretary of state's rules provide (1-10.5-102(2))"),
+                  "watchers, as the secretary of state's rules provide (1-10.5-102(2))", BodyNotice.BALLOT_QUESTIONS),
     tie=Tie("the board of canvassers (the canvass board)", TIE,
             "two or more candidates tied for the highest number of votes for the same office in a nonpartisan "
             "election, when not enough offices remain for all of them",

@@ -132,6 +132,7 @@ CANVASS_READING = ("counted from the day the canvass board certified (1-13.5-130
 PROFILE = LawProfile(
     key=KEY,
     title="Local Government Election Code recount",
+    plain_name="special district or other local government election",
     section=SECTION,
     governs=("elections of special districts and other local governments conducted under article 13.5: the regular "
              "special district election on the Tuesday after the first Monday of May in odd-numbered years "

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from rules.laws.profile import (
     AssistantPay,
+    BodyNotice,
     ContestFiling,
     Cost,
     CountFrom,
@@ -133,6 +134,7 @@ LEFTOVER_READING = (
 PROFILE = LawProfile(
     key=KEY,
     title="Municipal Election Code recount",
+    plain_name="municipal election",
     section=SECTION,
     governs=("municipal elections the municipal clerk conducts under the Municipal Election Code: a statutory town's "
              "regular election on the first Tuesday of April in even-numbered years, a city's on the first Tuesday of "
@@ -168,7 +170,7 @@ PROFILE = LawProfile(
                    "under 31-2-221(1), 31-4-502(1)(a)(I) and 31-11-106(2)"),
                   ("certified mail", "posting the notice in three public places within the municipal limits",
                    "other means reasonably expected to notify the affected candidates or petition representatives"),
-                  ONE_NOTICE, "any affected candidate or petition representative"),
+                  ONE_NOTICE, "any affected candidate or petition representative", BodyNotice.NONE),
     tie=Tie("the clerk and the clerk's assistant", TIE,
             "two or more candidates with an equal and the highest number of votes for the same office, when not "
             "enough offices remain for all of them"),

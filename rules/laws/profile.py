@@ -195,12 +195,21 @@ class Waiver:
     provision: Provision
 
 
+class BodyNotice(str, enum.Enum):
+    """Whether the law's notice of a recount goes to the local government's governing body, and for what."""
+
+    EVERY_CONTEST = "every contest"  # 1-13.5-1306(1): "the governing body, all candidates, and any issue committee"
+    BALLOT_QUESTIONS = "ballot issues and questions"  # 1-10.5-105: "any governing body ... affected by the result"
+    NONE = "none"  # 31-10-1207(1): candidates and petition representatives only
+
+
 @dataclass(frozen=True)
 class Notice:
     recipients: tuple[str, ...]
     means: tuple[str, ...]
     provision: Provision
     observers: str  # who may be present and observe
+    governing_body: BodyNotice = BodyNotice.EVERY_CONTEST  # what `recipients` says of the governing body
 
 
 @dataclass(frozen=True)
@@ -257,6 +266,7 @@ class LawProfile:
 
     key: str
     title: str
+    plain_name: str  # the kind of election in a clerk's words ("coordinated election"), shown after the citation
     section: str  # the recount section(s), as cited ("1-13.5-1306", "1-10.5-101 to 107, 109")
     governs: str
     conducted_by: str
@@ -288,6 +298,11 @@ class LawProfile:
     def citation(self) -> str:
         """"C.R.S. 1-13.5-1306": the law as a whole."""
         return crs(self.section)
+
+    @property
+    def named(self) -> str:
+        """"C.R.S. 1-10.5 (coordinated election)": how a verdict, card or letter names the law it applies."""
+        return f"{self.citation} ({self.plain_name})"
 
     def short(self, citation: str) -> str:
         """A citation within the law's own section without its prefix ("C.R.S. 1-13.5-1306(2)(d)" -> "(2)(d)"), as

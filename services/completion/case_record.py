@@ -16,6 +16,7 @@ from rules.retention import records_retention
 from rules.serialize import to_jsonable
 from services.conduct.money import money_view
 from services.conduct.tally import tally_state
+from services.election_law import election_law
 from services.errors import NotFound
 from services.services import Services
 from storage import audit
@@ -66,6 +67,7 @@ def build_case_record(services: Services, *, case_id: int, workspace_id: int | N
             raise NotFound(f"There is no recount case #{case_id} in this office.")
         contest, election = case.contest, case.contest.election
         government = election.local_government
+        law = election_law(election)
         request = session.scalar(select(RecountRequestRow).where(RecountRequestRow.case_id == case.id))
         state = tally_state(session, case)
         versions = session.scalars(select(SurveyVersion).where(SurveyVersion.election_id == election.id)
@@ -89,7 +91,8 @@ def build_case_record(services: Services, *, case_id: int, workspace_id: int | N
         record: dict[str, Any] = {
             "format": "recount-bot case record", "format_version": FORMAT_VERSION,
             "generated_at": services.now(),
-            "statute": "C.R.S. 1-13.5-1306",
+            "statute": law.citation,  # the law the election is held under; "law" says how it came to be
+            "law": {**law.as_json(), "named": law.named},
             "case": {
                 "id": case.id, "kind": case.kind, "status": case.status, "contest": contest.name,
                 "contest_kind": contest.kind, "seats": contest.seats, "election": election.name,

@@ -29,6 +29,7 @@ from rules.statute import cite
 from services.completion.complete import CERTIFICATE_LIFETIME, CertificateLine
 from services.conduct.owed import note_duties
 from services.documents.certificate import CertificateFacts, certificate_pdf
+from services.election_law import election_law
 from services.errors import NotFound, UserError
 from services.office.conflicts import authorize_step
 from services.office.office_settings import OfficeSettings
@@ -127,6 +128,7 @@ def _certificate_filename(name: str) -> str:
 def facts_of(session: Session, certificate: Certificate) -> CertificateFacts:
     case = session.get_one(RecountCase, certificate.case_id)
     contest, election = case.contest, case.contest.election
+    law = election_law(election)
     # Made when the recount was completed, or when the lot decided a tie it left (1-13.5-1304).
     issued = certificate.created_at.astimezone(DENVER).date()
     lot = session.scalar(select(LotDrawing).where(LotDrawing.case_id == case.id))
@@ -141,7 +143,7 @@ def facts_of(session: Session, certificate: Certificate) -> CertificateFacts:
                             election=election.name, election_date=election.election_date,
                             local_government=election.local_government.name, issued_on=issued, case_id=case.id,
                             seats=contest.seats, official_title=title, official_name=name,
-                            by_lot_on=by_lot)
+                            by_lot_on=by_lot, law=law.profile, law_named=law.named)
 
 
 def document_for_token(services: Services, token: str, *, now: dt.datetime | None = None) -> CertificateDocument:

@@ -38,9 +38,6 @@ from rules.notices_owed import OwedNotice, notices_before_completion
 from rules.serialize import to_jsonable
 from rules.settlement import Settlement, SettlementOutcome, settle
 from rules.tally import TallyIncomplete, amended_contest, compare_with_original
-
-# What the card and the report show lives in services/completion/view.py; named here too, where callers have
-# always found it.
 from services.completion.view import (  # noqa: F401
     SETTLEMENT_STEP,
     CertificateLine,
@@ -60,6 +57,10 @@ from services.conduct.money import (
 from services.conduct.owed import note_duties
 from services.conduct.tally import case_for_update, original_contest, tally_state
 from services.documents.certificate import check_names
+
+# What the card and the report show lives in services/completion/view.py; named here too, where callers have
+# always found it.
+from services.election_law import law_of
 from services.errors import UserError
 from services.office.conflicts import authorize_step
 from services.office.office_settings import OfficeSettings
@@ -122,7 +123,8 @@ def _settle_money(session: Session, case: RecountCase, decision: CompletionDecis
     spent_before = ledger.expenses
     settlement = settle(paid=ledger.paid, actual_cost=actual_cost,
                         reversed_in_favor_of_requester=decision.reversed_in_favor_of_requester,  # None: no choice named
-                        amended_within_margin=decision.amended_within_margin, result_changed=decision.outcome_changed)
+                        amended_within_margin=decision.amended_within_margin, result_changed=decision.outcome_changed,
+                        law=law_of(case.contest.election))
     # The actual cost is paid from the funds held (2)(c), as far as they go; the rest is the balance due.
     to_spend = max(actual_cost - spent_before, ZERO)
     from_held = min(to_spend, ledger.held)
@@ -238,13 +240,14 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
         government = case.contest.election.local_government
         decision = complete_recount(original, amended, requested_in_favor_of=(request.in_favor_of or None) if request else None,
                                     governing_body=governing_body_name(government.governing_body, government.name),
-                                    multi_seat_rule=MultiSeatRule(case.multi_seat_rule))
+                                    multi_seat_rule=MultiSeatRule(case.multi_seat_rule),
+                                    law=law_of(case.contest.election))
         signer = OfficeSettings.of(session.get_one(Workspace, case.workspace_id).settings)  # the signature line (6)
         for name in decision.certificates:  # before anything is written: no certificate without the whole name
             check_names(candidate=name, office=case.contest.name, election=case.contest.election.name,
                         local_government=government.name, official_title=signer.official_title,
                         official_name=signer.official_name, consequence=NOT_COMPLETED)
-        comparison = compare_with_original(original, amended)
+        comparison = compare_with_original(original, amended, law=law_of(case.contest.election))
         settlement = _settle_money(session, case, decision, cost, actor, now) if cost is not None else None
         # No vote changed: the survey of returns stands; a new version would only repeat the last. Counted by other
         # units than the survey's (machines against precincts), every unit "differs" while no vote changed: the

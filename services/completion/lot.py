@@ -20,6 +20,7 @@ from services.conduct.cases import NoticeMethod
 from services.conduct.owed import note_duties
 from services.conduct.tally import case_for_update
 from services.documents.certificate import check_names
+from services.election_law import law_of
 from services.errors import NotFound, UserError
 from services.office.conflicts import authorize_step
 from services.services import Services
@@ -84,17 +85,19 @@ def record_lot(services: Services, *, workspace_id: int, case_id: int, data: Lot
         existing = lot_view_of(session, case.id)
         if existing is not None:  # a double click, a retry or a colleague's modal: the first drawing stands
             return LotRecorded(case.id, False, existing)
+        law = law_of(case.contest.election)  # who draws the lot, and by what citation, is the election's law's
+        tie_citation = law.tie.provision.citation
         if case.completed_at is None:
             raise UserError("The lot decides a tie the completed recount did not break: complete the recount first "
-                            "(C.R.S. 1-13.5-1304).")
+                            f"({tie_citation}).")
         tie = tie_to_draw(case.completion)
         if tie is None:
-            raise UserError("This recount left no tie to decide by lot (C.R.S. 1-13.5-1304); nothing was recorded.")
+            raise UserError(f"This recount left no tie to decide by lot ({tie_citation}); nothing was recorded.")
         if data.drawn_at < case.completed_at - dt.timedelta(minutes=5):
             raise UserError("The lot decides the tie the recount left: it cannot have been drawn before the recount "
                             "was completed.", field="drawn_at")
         try:
-            decision = decide_lot(tie, winners=data.winners, notices=data.notices, drawn_at=data.drawn_at)
+            decision = decide_lot(tie, winners=data.winners, notices=data.notices, drawn_at=data.drawn_at, law=law)
         except LotInvalid as exc:
             raise UserError(exc.message, field=exc.field) from None
         government = case.contest.election.local_government

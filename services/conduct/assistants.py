@@ -27,6 +27,7 @@ from rules.money import format_money, money
 from rules.statute import cite
 from services.conduct.money import within_limit
 from services.conduct.tally import case_for_update
+from services.election_law import law_of
 from services.errors import UserError
 from services.services import Services
 from services.wording import echoed
@@ -132,8 +133,8 @@ def assistants_summary(session: Session, case: RecountCase) -> AssistantsSummary
     """The case's assistants, the election's abstract preparers and the core's review of them."""
     rows = _rows(session, case.id)
     preparers = tuple(case.contest.election.abstract_preparers or ())
-    findings = review_assistants([_as_assistant(r) for r in rows], abstract_preparers=list(preparers)) if rows \
-        else []
+    findings = review_assistants([_as_assistant(r) for r in rows], abstract_preparers=list(preparers),
+                                 law=law_of(case.contest.election)) if rows else []
     return AssistantsSummary(tuple(_line(r) for r in rows), preparers, tuple(_finding(f) for f in findings))
 
 

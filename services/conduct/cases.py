@@ -18,6 +18,7 @@ from services.conduct.duties import duties_of_case
 from services.conduct.money import MoneyView, money_view
 from services.conduct.owed import note_duties
 from services.conduct.view import ConductView, conduct_view
+from services.election_law import ElectionLaw, election_law
 from services.errors import NotFound, UserError
 from services.observers.links import LinkLine, links_of
 from services.office.conflicts import case_conflicts
@@ -119,6 +120,7 @@ class CaseView:
     # (6): the name printed on the certificates' signature line (the office's setting official-name); None
     # when the office set none, and the certificates would carry only the official's title.
     certificate_signer: str | None = None
+    law: ElectionLaw | None = None  # the law the contest's election is held under
 
     @property
     def requested(self) -> bool:
@@ -174,7 +176,7 @@ def case_view_of(session: Session, case: RecountCase) -> CaseView:
         notices=tuple(_notice_view(n) for n in case.notices),
         checklist=checklist, money=money, request=request,
         counting_started_at=case.counting_started_at, counting_started_by=case.counting_started_by,
-        completion=completion,
+        completion=completion, law=election_law(election),
         conduct=conduct_view(session, case),
         duties=duties_of_case(session, case, completion), conflicts=case_conflicts(session, case),
         certificate_signer=OfficeSettings.of(government.workspace.settings).official_name,

@@ -17,6 +17,7 @@ from services.completion.view import CompletionView
 from services.conduct.money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT
 from services.conduct.owed import facts_of_cases, note_duties
 from services.conduct.tally import case_for_update
+from services.election_law import law_of
 from services.errors import UserError
 from services.services import Services
 from services.wording import echoed
@@ -33,7 +34,7 @@ def facts_of(session: Session, case: RecountCase, view: CompletionView | None = 
 
 
 def duties_of_case(session: Session, case: RecountCase, view: CompletionView | None = None) -> tuple[Duty, ...]:
-    return duties_of(facts_of(session, case, view))
+    return duties_of(facts_of(session, case, view), law=law_of(case.contest.election))
 
 
 def subject_of(case: RecountCase) -> str:

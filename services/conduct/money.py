@@ -18,6 +18,7 @@ from rules.cost import CostDetermination, CostItem, determine_cost
 from rules.decision import Decision
 from rules.ledger import EntryKind, Ledger, LedgerEntry
 from rules.money import format_money
+from services.election_law import law_of
 from services.errors import NotFound, UserError
 from services.services import Services
 from services.wording import echoed
@@ -143,7 +144,7 @@ def checklist_of(session: Session, case: RecountCase) -> Decision:
     notified = bool(latest) and ledger.cost_determined is not None and latest[-1].cost == ledger.cost_determined
     return counting_may_start(PreCountChecklist(
         notice_given=notice_given, cost_determined=ledger.cost_determined,
-        requester_notified_of_cost=notified, collected=ledger.paid))
+        requester_notified_of_cost=notified, collected=ledger.paid), law=law_of(case.contest.election))
 
 
 def money_view(session: Session, case: RecountCase) -> MoneyView:
@@ -175,14 +176,15 @@ def _requested_case(session: Session, case_id: int, workspace_id: int, *, lock: 
 def record_cost(services: Services, *, workspace_id: int, case_id: int, items: list[CostItem],
                 actor: str) -> CostDetermination:
     """(2)(b)(II): determine (or redetermine, before counting) the cost. Refused items change nothing."""
-    determination = determine_cost(items)
-    if not determination.determined:
-        raise CostRefused(determination)
-    for index, item in enumerate(determination.items, start=1):
-        within_limit(item.amount, label=item.kind.label, field=f"item{index}.amount")
-    within_limit(determination.total, label="The total cost", field="total")
     with services.db.transaction() as session:
         case = _requested_case(session, case_id, workspace_id)
+        # The fee floors are the election's law's (refused before anything is written: the transaction rolls back).
+        determination = determine_cost(items, law=law_of(case.contest.election))
+        if not determination.determined:
+            raise CostRefused(determination)
+        for index, item in enumerate(determination.items, start=1):
+            within_limit(item.amount, label=item.kind.label, field=f"item{index}.amount")
+        within_limit(determination.total, label="The total cost", field="total")
         if case.counting_started_at is not None:
             raise UserError("Counting has started; the cost determined before the recount can no longer change. "
                             "Record what the recount actually cost as its expenses.")

@@ -24,6 +24,7 @@ from rules.duties import CaseFacts, Duty, OwedCertificate, OwedNotice, duties_of
 from rules.governing_body import governing_body_name
 from rules.money import ZERO
 from services.completion.view import CompletionView, chunks, completion_views_of
+from services.election_law import law_of
 from storage.models import CaseKind, Contest, Election, LocalGovernment, Notice, RecountCase, RecountRequestRow
 
 
@@ -76,7 +77,10 @@ def facts_of_cases(session: Session, cases: Iterable[RecountCase],
 
 def duties_of_cases(session: Session, cases: Iterable[RecountCase],
                     views: dict[int, CompletionView] | None = None) -> dict[int, tuple[Duty, ...]]:
-    return {case_id: duties_of(facts) for case_id, facts in facts_of_cases(session, cases, views).items()}
+    cases = list(cases)  # read twice: for each case's law, and for its facts
+    laws = {case.id: law_of(case.contest.election) for case in cases}
+    return {case_id: duties_of(facts, law=laws[case_id])
+            for case_id, facts in facts_of_cases(session, cases, views).items()}
 
 
 def note_duties(session: Session, case: RecountCase) -> bool:

@@ -51,14 +51,17 @@ def _isolated(value: Any) -> Any:
 class _Writer:
     """The record as (kind, text) lines; `render` prints them once every one is checked."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, under_1306: bool = True) -> None:
         self.lines_: list[tuple[str, str]] = []
+        # The headings' subsections are 1-13.5-1306's; under another law the decisions cite its own, and the
+        # headings say none rather than a wrong one.
+        self.under_1306 = under_1306
 
     def add(self, kind: str, text: str) -> None:
         self.lines_.append((kind, prepare(text)))
 
-    def heading(self, text: str) -> None:
-        self.add("heading", text)
+    def heading(self, text: str, subsections: str = "") -> None:
+        self.add("heading", f"{text} ({subsections})" if subsections and self.under_1306 else text)
 
     def line(self, text: str) -> None:
         self.add("line", text)
@@ -125,7 +128,7 @@ def _people_steps(w: _Writer, say: Words, record: dict[str, Any]) -> None:
                + (f" (moved from {say.moment(d['rolled_from'])})" if d.get("rolled_from") else "")
                + (" (estimated)" if d.get("estimated") else "") + f" [{d['citation']}]"
                + (f" {d['note']}" if d.get("note") else "") for d in record["deadlines"]])
-    w.heading("Notices of the recount (1306(1), (2)(b)(I))")
+    w.heading("Notices of the recount", "1306(1), (2)(b)(I)")
     w.bullets([f"{say.value(n['recipient_kind'])} {n['recipient']}: "
                + (f"given {say.moment(n['given_at'])} by {n.get('given_by') or '—'} ({say.value(n.get('method'))})"
                   + (f", {n['details']}" if n.get("details") else "")
@@ -133,13 +136,13 @@ def _people_steps(w: _Writer, say: Words, record: dict[str, Any]) -> None:
                + f" [{n['citation']}]" for n in record["notices"]])
     request = record.get("request")
     if request:
-        w.heading("The written request (1306(2)(a))")
+        w.heading("The written request", "1306(2)(a)")
         w.lines(say.fields({**request, "received_on": request.get("received_on")},
                            {"party_kind": "Requester is", "in_favor_of": "In favor of"}))
 
 
 def _money(w: _Writer, say: Words, money: dict[str, Any]) -> None:
-    w.heading("Money (1306(2)(b)-(f))")
+    w.heading("Money", "1306(2)(b)-(f)")
     w.lines(say.fields({k: money.get(k) for k in ("cost_determined", "paid", "due", "held")},
                        {"cost_determined": "Cost determined before the recount", "held": "Held by the office"}))
     w.line("Cost: " + "; ".join(money["cost_items"]) if money["cost_items"] else "Cost: not itemized")
@@ -156,7 +159,7 @@ def _money(w: _Writer, say: Words, money: dict[str, Any]) -> None:
 def _conduct(w: _Writer, say: Words, record: dict[str, Any]) -> None:
     tally = record.get("tally")
     if tally:
-        w.heading("Tally (1306(5))")
+        w.heading("Tally", "1306(5)")
         done, expected = (tally.get("progress") or [0, 0])[:2]
         w.lines(say.fields({"method": tally.get("method"), "units_expected": ", ".join(tally.get("expected_units") or []),
                             "double_entry": tally.get("double_entry"), "units_tallied": f"{done:,} of {expected:,}"}))
@@ -164,12 +167,12 @@ def _conduct(w: _Writer, say: Words, record: dict[str, Any]) -> None:
                    f"{say.moment(t['entered_at'])} by {say.person(t['entered_by'])}"
                    + (f"; withdrawn {say.moment(t['withdrawn_at'])}: {t.get('withdrawn_reason') or ''}"
                       if t.get("withdrawn_at") else "") for t in tally["sheets"]], "no sheets")
-    w.heading("Assistants (1306(3))")
+    w.heading("Assistants", "1306(3)")
     w.bullets([f"{a['name']}, {say.value(a['capacity'])}; {a['days_served']:,} day(s), paid "
                f"{say.value(a['compensation'], 'compensation')}"
                + ("; a member of the governing body" if a.get("on_governing_body") else "")
                + (f"; replaces {a['replaces']}" if a.get("replaces") else "") for a in record["assistants"]])
-    w.heading("Documentary evidence (1306(4))")
+    w.heading("Documentary evidence", "1306(4)")
     w.bullets([f"{e['description']}, demanded of {e['demanded_of']} {say.moment(e['demanded_at'])} by "
                f"{say.person(e['demanded_by'])}"
                + (f"; produced {say.moment(e['produced_at'])}: {e['produced']}" if e.get("produced_at") else
@@ -180,7 +183,7 @@ def _results(w: _Writer, say: Words, record: dict[str, Any]) -> None:
     completion = record.get("completion")
     if not completion:
         return
-    w.heading("Results (1306(6))")
+    w.heading("Results", "1306(6)")
     w.lines([f"Outcome: {say.value(completion.get('outcome'))}"])
     w.bullets(_totals(completion.get("original_totals") or {}, completion.get("amended_totals") or {}))
     changes = (completion.get("comparison") or {}).get("changes") or []
@@ -193,7 +196,7 @@ def _results(w: _Writer, say: Words, record: dict[str, Any]) -> None:
                         "votes after the recount", "notice_of_results_to": "Notice of the results goes to"}))
     notices_check = completion.get("notices_before_completion") or {}
     if notices_check.get("outcome") == "overridden":
-        w.heading("Completed with notices owed (1306(1))")
+        w.heading("Completed with notices owed", "1306(1)")
         w.line(f"{notices_check.get('reason')} [{notices_check.get('citation')}] Reading: {notices_check.get('reading')}")
     settlement = record.get("settlement")
     if settlement:
@@ -204,13 +207,14 @@ def _results(w: _Writer, say: Words, record: dict[str, Any]) -> None:
 def _after(w: _Writer, say: Words, record: dict[str, Any]) -> None:
     lot = record.get("lot")
     if lot:
-        w.heading("The lot for the tie (1-13.5-1304)")
+        w.heading("The lot for the tie", "1-13.5-1304")
         w.lines(say.fields({k: v for k, v in lot.items() if k not in ("candidate_notices", "amended_results_notice",
                                                                       "citation")}))
         w.bullets([say.value(n) for n in lot.get("candidate_notices") or []], "no notice to the candidates recorded")
         if lot.get("amended_results_notice"):
-            w.line("Amended notice of the results (1306(6)): " + say.value(lot["amended_results_notice"]))
-    w.heading("Certificates of election (1306(6))")
+            cited = " (1306(6))" if w.under_1306 else ""
+            w.line(f"Amended notice of the results{cited}: " + say.value(lot["amended_results_notice"]))
+    w.heading("Certificates of election", "1306(6)")
     w.bullets([f"{c['candidate']} ({int(c['votes']):,} votes), made {say.moment(c['created_at'])}; "
                + (f"delivered {say.moment(c['delivered_at'])} by {c.get('delivered_by')} "
                   f"({say.value(c.get('delivery_method'))})" if c.get("delivered_at") else "not yet delivered")
@@ -231,12 +235,15 @@ def case_record_pdf(record: dict[str, Any]) -> bytes:
     record = _isolated(record)
     case = record["case"]
     say = Words(record.get("people"))
-    w = _Writer()
+    law = record.get("law") or {}
+    w = _Writer(under_1306=law.get("key", "1-13.5-1306") == "1-13.5-1306")
     w.add("title", f"Record of recount case #{case['id']}")
     w.add("subtitle", f"{case['contest']} — {case['election']} ({say.moment(case['election_date'])}), "
                       f"{case['local_government']}")
     w.add("subtitle", f"Under {record['statute']} · made {say.moment(record['generated_at'])} · audit log: "
                       f"{record['audit_chain']}")
+    if law.get("named"):
+        w.add("subtitle", f"Held under {law['named']}")
     _case(w, say, record)
     _decisions(w, say, record)
     _people_steps(w, say, record)

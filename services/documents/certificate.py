@@ -10,6 +10,8 @@ import datetime as dt
 from dataclasses import dataclass
 
 from rules.calendar import DENVER
+from rules.laws import DEFAULT_LAW, LawProfile
+from rules.laws.profile import Part
 from services.documents.glyphs import ensure_printable, isolate, prepare
 from services.documents.pdf import FAMILY, new_pdf, output
 from services.wording import echoed
@@ -29,6 +31,8 @@ class CertificateFacts:
     seats: int = 1
     by_lot_on: dt.date | None = None  # elected by the lot that decided a tie the recount left (1-13.5-1304)
     official_name: str | None = None  # printed under the signature rule, above the title
+    law: LawProfile = DEFAULT_LAW  # the law the election is held under: what the recount and the lot were under
+    law_named: str = ""  # how the law is named at the foot (services.election_law.ElectionLaw.named)
 
 
 def _one_line(text: str) -> str:
@@ -44,6 +48,20 @@ def check_names(*, candidate: str, office: str, election: str, local_government:
                       ("the local government", local_government), ("the official's title", official_title),
                       ("the official's name", official_name or "")],
                      what=f"The certificate of election for “{echoed(_one_line(candidate))}”", consequence=consequence)
+
+
+def _section_words(citation: str) -> str:
+    """"C.R.S. 1-13.5-1304" -> "section 1-13.5-1304, Colorado Revised Statutes", as a certificate says it."""
+    return f"section {citation.removeprefix('C.R.S. ')}, Colorado Revised Statutes"
+
+
+def _law_words(law: LawProfile) -> str:
+    """The recount law in a certificate's words: its section, or for a law that is a whole article (1-10.5) the
+    article."""
+    if law.section.count("-") == 2:
+        return _section_words(law.citation)
+    title, article = law.section.split("-")
+    return f"article {article} of title {title}, Colorado Revised Statutes ({law.citation}, {law.plain_name})"
 
 
 def certificate_pdf(facts: CertificateFacts) -> bytes:
@@ -68,7 +86,7 @@ def certificate_pdf(facts: CertificateFacts) -> bytes:
     pdf.multi_cell(width, 7, (
         f"I, the designated election official of {isolate(government)}, certify that at the "
         f"{isolate(election)} held on {facts.election_date:%B %-d, %Y}, after the recount conducted under "
-        f"section 1-13.5-1306, Colorado Revised Statutes,"), align="J", new_x="LMARGIN", new_y="NEXT")
+        f"{_law_words(facts.law)},"), align="J", new_x="LMARGIN", new_y="NEXT")
     pdf.ln(6)
     pdf.set_font(FAMILY, "B", 18)
     pdf.multi_cell(width, 10, candidate, align="C", new_x="LMARGIN", new_y="NEXT")
@@ -79,8 +97,8 @@ def certificate_pdf(facts: CertificateFacts) -> bytes:
                    f"{seats}, and is duly elected to that office.")
     else:
         elected = (f"received {facts.votes:,} votes for the office of {isolate(office)}{seats}, tied with another "
-                   f"candidate after the recount, was chosen by lot on {facts.by_lot_on:%B %-d, %Y} under section "
-                   f"1-13.5-1304, Colorado Revised Statutes, and is duly elected to that office.")
+                   f"candidate after the recount, was chosen by lot on {facts.by_lot_on:%B %-d, %Y} under "
+                   f"{_section_words(facts.law.tie.provision.citation)}, and is duly elected to that office.")
     pdf.multi_cell(width, 7, elected, align="J", new_x="LMARGIN", new_y="NEXT")
     pdf.ln(8)
     pdf.multi_cell(width, 7, f"Given on {facts.issued_on:%B %-d, %Y}.", new_x="LMARGIN", new_y="NEXT")
@@ -94,5 +112,9 @@ def certificate_pdf(facts: CertificateFacts) -> bytes:
     if facts.case_id is not None:
         pdf.set_y(-30)
         pdf.set_font(FAMILY, "", 8)
-        pdf.cell(width, 5, f"Recount case #{facts.case_id} · C.R.S. 1-13.5-1306(6)", align="C")
+        pdf.cell(width, 5, f"Recount case #{facts.case_id} · {facts.law.cite(Part.CERTIFICATE)}", align="C")
+    if facts.law_named:
+        pdf.set_y(-25)
+        pdf.set_font(FAMILY, "", 8)
+        pdf.cell(width, 5, f"Held under {facts.law_named}", align="C")
     return output(pdf)

@@ -12,6 +12,7 @@ from services.completion.view import chunks
 from services.conduct.duties import subject_of
 from services.conduct.money import money_view
 from services.conduct.tally import tally_state
+from services.election_law import election_law
 from services.office.access import ensure_workspace
 from services.office.deadlines import LABEL, read_live
 from services.requests.deciders import may_decide_request
@@ -40,6 +41,7 @@ class DeadlineItem:
     subject: str  # the contest (case #) or the election
     case_id: int | None
     days_left: int
+    law: str = ""  # the law the election is held under, named ("C.R.S. 1-10.5 (coordinated election)")
 
 
 @dataclass(frozen=True)
@@ -112,8 +114,10 @@ def dashboard(services: Services, *, team_id: str, user_id: str | None = None) -
             case = office.cases.get(deadline.case_id) if deadline.case_id else None
             subject = (f"{case.contest.name} (case #{case.id})" if case
                        else _election_subject(office.elections[deadline.election_id]))
+            election = case.contest.election if case else office.elections[deadline.election_id]
             deadlines.append(DeadlineItem(deadline.due, LABEL.get(deadline.name, deadline.name), deadline.citation,
-                                          subject, deadline.case_id, (deadline.due - today).days))
+                                          subject, deadline.case_id, (deadline.due - today).days,
+                                          election_law(election).named))
         deadlines.sort(key=lambda d: (d.due, d.subject))
         waiting: list[str] = []
         if user_id:

@@ -24,9 +24,11 @@ from rules.deadlines import (
     request_window_open_since,
 )
 from rules.duties import Duty
+from rules.laws import LAWS
 from services.completion.view import chunks
 from services.conduct.money import ledger_from
 from services.conduct.owed import duties_of_cases
+from services.election_law import law_of, payment_wait_citation
 from services.office.office_settings import OfficeSettings
 from storage.models import (
     CaseDeadline,
@@ -83,7 +85,9 @@ class OfficeNow:
 
 
 def _cases(session: Session, workspace_id: int, today: dt.date, calendar) -> dict[int, RecountCase]:
-    concluded_since, election_since = contest_window_open_since(today, calendar)
+    # The widest bounds of every law: an office's elections may run under any of them.
+    bounds = [contest_window_open_since(today, calendar, law=law) for law in LAWS.values()]
+    concluded_since, election_since = min(b[0] for b in bounds), min(b[1] for b in bounds)
     # The first moment of that Colorado day, as the stored UTC timestamps count it.
     moment = dt.datetime.combine(concluded_since, dt.time(), DENVER).astimezone(dt.timezone.utc)
     base = (select(RecountCase).options(joinedload(RecountCase.contest).joinedload(Contest.election)))
@@ -133,12 +137,12 @@ def read_live(session: Session, workspace: Workspace, now: dt.datetime) -> Offic
     for case in sorted(cases.values(), key=lambda c: c.id):
         live += _case_deadlines(case, deadlines[case.id], duties.get(case.id, ()), payments.get(case.id),
                                 today, calendar)
-    since = request_window_open_since(today, calendar)
+    since = min(request_window_open_since(today, calendar, law=law) for law in LAWS.values())
     elections = {e.id: e for e in session.scalars(select(Election).join(LocalGovernment).options(
         joinedload(Election.local_government)).where(
         LocalGovernment.workspace_id == workspace.id, Election.election_date >= since).order_by(Election.id))}
     for election in elections.values():
-        window = request_deadline(election.election_date, calendar)
+        window = request_deadline(election.election_date, calendar, law=law_of(election))
         if window.date >= today:
             live.append(LiveDeadline("request_deadline", window.date, window.citation, False, None, election.id,
                                      election.created_at))
@@ -158,9 +162,11 @@ def _case_deadlines(case: RecountCase, deadlines: dict[str, CaseDeadline], owed:
     if filing is not None:
         due = filing.due_date
         if case.completed_at is not None:  # 1-13.5-1403: the later of the window and the recount's end
-            due = contest_filing_deadline(case.contest.election.election_date,
+            election = case.contest.election
+            due = contest_filing_deadline(election.election_date,
                                           recount_concluded=case.completed_at.astimezone(DENVER).date(),
-                                          calendar=calendar).date
+                                          calendar=calendar, law=law_of(election),
+                                          canvass_date=election.canvass_date).date
         if due >= today:
             live.append(LiveDeadline(filing.name, due, filing.citation, False, case.id, election_id, case.opened_at))
     if case.completed_at is not None and owed:
@@ -170,8 +176,10 @@ def _case_deadlines(case: RecountCase, deadlines: dict[str, CaseDeadline], owed:
         live.append(LiveDeadline(DUTIES_OWED, case.completed_at.astimezone(DENVER).date(), citations, True,
                                  case.id, election_id, case.completed_at, daily=True))
     if notified is not None:
+        # Counting waits for the payment: 1306(2)(b)(IV), 31-10-1207(2), 1-10.5-106(3), as the law's profile cites.
         live.append(LiveDeadline("payment_pending", notified.astimezone(DENVER).date(),
-                                 "C.R.S. 1-13.5-1306(2)(b)(IV)", True, case.id, election_id, notified, daily=True))
+                                 payment_wait_citation(law_of(case.contest.election)), True, case.id, election_id,
+                                 notified, daily=True))
     return live
 
 

@@ -13,10 +13,10 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from rules.calendar import DENVER
-from rules.deadlines import contest_filing_deadline, requested_recount_deadline
+from rules.deadlines import contest_filing_deadline, cost_determination_deadline, requested_recount_deadline
 from rules.governing_body import governing_body_name
 from rules.requests import ONE_OFFICE_ONE_PERSON
-from rules.statute import cite
+from services.election_law import before_counting_citation, law_of
 from services.errors import NotFound, UserError
 from services.office.access import ensure_workspace
 from services.office.office_settings import OfficeSettings
@@ -28,8 +28,6 @@ from services.wording import Person, words
 from storage import audit, seals
 from storage.models import CaseDeadline, CaseKind, Notice, RecountCase, RecountRequestRow, RequestStatus
 from storage.repositories import latest_version, rows_updated
-
-NOTICE_BEFORE_COUNTING = cite("(2)(b)(I)")
 
 
 class AlreadyDecided(UserError):
@@ -87,17 +85,24 @@ def _open_requested_case(session: Session, row: RecountRequestRow, settings: Off
                        multi_seat_rule=settings.multi_seat_rule.value, verdict=dict(row.evaluation))
     session.add(case)
     session.flush()
+    law = law_of(election)
+    # Under 1-10.5-106(2) the cost is set within four days of the request and no later than day 24: a deadline of
+    # the case too; the other laws set none (cost_determination_deadline gives None).
+    cost = cost_determination_deadline(election.election_date, row.received_on, settings.completion_rollover,
+                                       settings.calendar, law=law)
     for deadline in (requested_recount_deadline(election.election_date, election.canvass_date,
-                                                rollover=settings.completion_rollover, calendar=settings.calendar),
-                     contest_filing_deadline(election.election_date, calendar=settings.calendar)):
+                                                rollover=settings.completion_rollover, calendar=settings.calendar,
+                                                law=law),
+                     contest_filing_deadline(election.election_date, calendar=settings.calendar, law=law),
+                     *((cost,) if cost is not None else ())):
         session.add(CaseDeadline(case_id=case.id, name=deadline.name, due_date=deadline.date,
                                  citation=deadline.citation, note=deadline.note, reading=deadline.reading,
                                  rolled_from=deadline.rolled_from, estimated=deadline.estimated,
                                  falls_on=deadline.falls_on))
     for kind, name in notices_owed(session, contest, governing_body_name(election.local_government.governing_body,
-                                                                     election.local_government.name)):
+                                                                     election.local_government.name), law):
         session.add(Notice(case_id=case.id, recipient_kind=kind.value, recipient_name=name,
-                           citation=NOTICE_BEFORE_COUNTING))
+                           citation=before_counting_citation(law)))
     session.flush()
     return case
 

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from rules.requests import PartyKind, RecountRequest, RequestOutcome, evaluate_request, party_kind_of
 from rules.serialize import to_jsonable
+from services.election_law import law_of
 from services.errors import NotFound, UserError
 from services.office.access import ensure_workspace
 from services.office.office_settings import OfficeSettings
@@ -22,7 +23,7 @@ from services.requests.views import RequestView, as_view
 from services.returns.versions import rules_contests
 from services.services import Services
 from storage import audit
-from storage.models import Contest, RecountCase, RecountRequestRow
+from storage.models import Contest, RecountCase, RecountRequestRow, RequestStatus
 from storage.repositories import latest_version
 
 # Which modal field a refusal belongs on.
@@ -30,6 +31,9 @@ REFUSAL_FIELD = {
     RequestOutcome.REFUSED_AUTOMATIC.value: "contest",
     RequestOutcome.REFUSED_LATE.value: "received_on",
     RequestOutcome.REFUSED_NOT_INTERESTED_PARTY.value: "party_kind",
+    RequestOutcome.REFUSED_EARLY.value: "received_on",  # before the window opens (1-10.5-106(2): day 10)
+    RequestOutcome.REFUSED_NOT_NOTARIZED.value: "notarized",
+    RequestOutcome.REFUSED_ONCE_ONLY.value: "requester_name",  # this interested party asked already
 }
 
 
@@ -73,6 +77,7 @@ class RequestInput:
     committee_side: str | None = None
     # The form it was entered in (handlers: "view:<Slack's view id>"): one request per form (AlreadyEntered).
     form_key: str | None = None
+    notarized: bool | None = None  # where the law requires a notarized request (1-10.5-106(2)); None: not asked
 
 
 def _contest(session: Session, workspace_id: int, contest_id: int) -> Contest:
@@ -110,6 +115,23 @@ def refusal_errors(refused: RequestRefused) -> dict[str, str]:
         text = text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
         errors[field] = f"{errors[field]} {text}" if field in errors else text
     return errors
+
+
+# A stored request's status as the once-only rule counts it (rules.requests.COUNTED_EARLIER): one awaiting a
+# decision or approved was made; one an official rejected is read as not made (the law's "once" is a recount
+# requested, and a rejected request asked for none).
+_EARLIER = {RequestStatus.PENDING.value: "pending", RequestStatus.APPROVED.value: "accepted",
+            RequestStatus.REJECTED.value: "rejected"}
+
+
+def _earlier_requests(session: Session, contest_id: int, requester_name: str) -> tuple[str, ...]:
+    """The outcomes of the same interested party's earlier requests for this contest (by name, case and spacing
+    aside), for a law that allows one request only (1-10.5-106(4))."""
+    wanted = " ".join(requester_name.split()).casefold()
+    rows = session.execute(select(RecountRequestRow.requester_name, RecountRequestRow.status)
+                           .where(RecountRequestRow.contest_id == contest_id)).all()
+    return tuple(_EARLIER.get(status, status) for name, status in rows
+                 if " ".join(name.split()).casefold() == wanted)
 
 
 def _refuse_if_entered(session: Session, workspace_id: int, form_key: str | None) -> None:
@@ -171,9 +193,11 @@ def _submit(services: Services, *, team_id: str, actor: str, settings: OfficeSet
         decision = evaluate_request(
             RecountRequest(requester_name=data.requester_name, party_kind=data.party_kind,
                            in_favor_of=data.in_favor_of, received_on=data.received_on,
-                           candidate_choice=candidate_choice, committee_side=committee_side),
+                           candidate_choice=candidate_choice, committee_side=committee_side,
+                           notarized=data.notarized),
             contest=contest, election_date=election.election_date, multi_seat_rule=settings.multi_seat_rule,
-            calendar=settings.calendar)
+            calendar=settings.calendar, law=law_of(election),
+            earlier_requests=_earlier_requests(session, stored.id, data.requester_name))
         evaluation = to_jsonable(decision)
         if decision.outcome != RequestOutcome.ACCEPTED.value:
             raise RequestRefused(decision.reason, field=_field_for(evaluation), decision=evaluation)
@@ -195,6 +219,7 @@ def _submit(services: Services, *, team_id: str, actor: str, settings: OfficeSet
         audit.append(session, actor=actor, action="request.entered", entity="recount_request", entity_id=row.id,
                      after={"contest": stored.name, "requester": row.requester_name, "party_kind": row.party_kind,
                             "in_favor_of": row.in_favor_of, "received_on": row.received_on,
-                            "reference": row.received_reference, "decision": decision.reason,
+                            "reference": row.received_reference, "notarized": data.notarized,
+                            "decision": decision.reason,
                             "citation": decision.citation}, workspace_id=workspace.id, at=services.now())
         return as_view(row)

@@ -14,10 +14,11 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import object_session
 
 from rules.conflicts import Conflicted
-from rules.deadlines import request_deadline
+from rules.deadlines import request_deadline, request_window_opens
 from services.conduct.card_claims import CLAIM as CARD_CLAIM
 from services.conduct.card_claims import CLAIM_STALE as CARD_CLAIM_STALE
 from services.conduct.card_claims import claimed_at
+from services.election_law import ElectionLaw, election_law
 from services.errors import NotFound
 from services.office.access import ensure_workspace
 from services.office.conflicts import request_conflicts
@@ -94,9 +95,12 @@ class RequestForm:
 
     election: str
     election_date: dt.date
-    window_closes: dt.date  # (2)(a), rolled under 1-13.5-107(2)
+    window_closes: dt.date  # the last day under the election's law, rolled as its filing rule says
     window_note: str
     contests: tuple[ContestOption, ...]
+    window_opens: dt.date | None = None  # the first day, where the law opens the window later (1-10.5-106(1))
+    window_citation: str = ""
+    law: ElectionLaw | None = None
 
     def contest(self, contest_id: int | None) -> ContestOption | None:
         return next((c for c in self.contests if c.id == contest_id), None)
@@ -122,9 +126,13 @@ def request_form(services: Services, *, team_id: str) -> RequestForm:
                             if ch.name in totals)
             contests.append(ContestOption(stored.id, stored.name, stored.kind, stored.seats, choices,
                                           cases.get(stored.id)))
-        window = request_deadline(election.election_date, OfficeSettings.of(workspace.settings).calendar)
+        law = election_law(election)
+        calendar = OfficeSettings.of(workspace.settings).calendar
+        window = request_deadline(election.election_date, calendar, law=law.profile)
+        opens = request_window_opens(election.election_date, calendar, law=law.profile)
         name = ", ".join(dict.fromkeys(e.name for e, _ in day))
-        return RequestForm(name, election.election_date, window.date, window.note, tuple(contests))
+        return RequestForm(name, election.election_date, window.date, window.note, tuple(contests),
+                           opens.date if opens is not None else None, window.citation, law)
 
 
 def request_view(services: Services, request_id: int, *, workspace_id: int) -> RequestView:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from rules.deadlines import requested_recount_deadline
+from services.election_law import law_of
 from services.errors import NotFound, UserError
 from services.office.access import ensure_workspace
 from services.office.office_settings import OfficeSettings
@@ -68,11 +69,13 @@ def set_canvass_date(services: Services, *, team_id: str, canvass_date: dt.date,
         previous = election.canvass_date
         if previous == canvass_date:
             deadline = requested_recount_deadline(election.election_date, canvass_date,
-                                                  rollover=settings.completion_rollover, calendar=settings.calendar)
+                                                  rollover=settings.completion_rollover, calendar=settings.calendar,
+                                                  law=law_of(election))
             return CanvassRecorded(election.name, canvass_date, previous, (), deadline.note)
         election.canvass_date = canvass_date
         deadline = requested_recount_deadline(election.election_date, canvass_date,
-                                              rollover=settings.completion_rollover, calendar=settings.calendar)
+                                              rollover=settings.completion_rollover, calendar=settings.calendar,
+                                                  law=law_of(election))
         moved = []
         rows = session.execute(select(CaseDeadline, RecountCase).join(RecountCase).where(
             RecountCase.kind == CaseKind.REQUESTED.value, CaseDeadline.name == DEADLINE,

@@ -12,10 +12,12 @@ from sqlalchemy.orm import Session
 from rules.contest import ContestKind, Undecided
 from rules.deadlines import automatic_recount_deadline, contest_filing_deadline
 from rules.governing_body import governing_body_name
+from rules.laws import LawProfile
+from rules.laws.profile import BodyNotice
 from rules.margin import MarginDecision
 from rules.serialize import to_jsonable
-from rules.statute import AUTOMATIC_RECOUNT_MARGIN
 from rules.verdicts import decide_contest
+from services.election_law import ElectionLaw, election_law, law_of
 from services.errors import NotFound
 from services.office.access import ensure_workspace
 from services.office.office_settings import OfficeSettings
@@ -44,6 +46,7 @@ class ContestVerdict:
     case_id: int | None
     case_opened_now: bool
     card_posted: bool = False  # the case's card is already in Slack (or being posted)
+    law: ElectionLaw | None = None  # the law of the contest's election, which decided it
 
 
 @dataclass(frozen=True)
@@ -58,6 +61,12 @@ class CheckOutcome:
     # Contests the rules cannot decide from the survey (no votes counted yet, only write-ins): no case
     # is opened for them, and the answer says why.
     undecided: tuple[Undecided, ...] = ()
+    laws: tuple[ElectionLaw, ...] = ()  # the laws the day's elections are held under, each once
+
+    @property
+    def held_under(self) -> str:
+        """"Held under C.R.S. 1-10.5 (coordinated election)." (every law of the day, when its elections differ)."""
+        return "Held under " + "; ".join(law.named for law in self.laws) + "." if self.laws else ""
 
     @property
     def opened(self) -> list[ContestVerdict]:
@@ -89,11 +98,16 @@ def _joined(names: list[str]) -> str:
     return ", ".join(dict.fromkeys(names))
 
 
-def notices_owed(session: Session, contest: Contest, governing_body: str) -> list[tuple[RecipientKind, str]]:
-    """(1): notice to the governing body, to all candidates and, for a ballot issue or question, to any
-    issue committee affected by the result."""
-    owed = [(RecipientKind.GOVERNING_BODY, governing_body)]
-    if contest.kind == ContestKind.CANDIDATE.value:
+def notices_owed(session: Session, contest: Contest, governing_body: str,
+                 law: LawProfile) -> list[tuple[RecipientKind, str]]:
+    """Who the law's notice of a recount goes to: the governing body where the law names it (1-13.5-1306(1) for
+    every contest; 1-10.5-105 for a ballot issue or question; not 31-10-1207(1)), all candidates and, for a ballot
+    issue or question, any issue committee affected by the result."""
+    question = contest.kind != ContestKind.CANDIDATE.value
+    body = law.notice.governing_body
+    owed = [(RecipientKind.GOVERNING_BODY, governing_body)] if (
+        body is BodyNotice.EVERY_CONTEST or (body is BodyNotice.BALLOT_QUESTIONS and question)) else []
+    if not question:
         owed += [(RecipientKind.CANDIDATE, choice.name) for choice in contest.choices]
     else:
         committees = session.scalars(select(IssueCommittee).where(IssueCommittee.contest_id == contest.id)
@@ -119,18 +133,19 @@ def _open_automatic_case(session: Session, *, workspace_id: int, election: Elect
     except IntegrityError:  # the concurrent check's case: it is there
         return session.execute(select(RecountCase.id).where(RecountCase.contest_id == contest.id)).scalar_one(), False
 
+    law = law_of(election)
     completion = automatic_recount_deadline(election.election_date, rollover=settings.completion_rollover,
-                                            calendar=settings.calendar)
-    filing = contest_filing_deadline(election.election_date, calendar=settings.calendar)
+                                            calendar=settings.calendar, law=law)
+    filing = contest_filing_deadline(election.election_date, calendar=settings.calendar, law=law)
     for deadline in (completion, filing):
         session.add(CaseDeadline(
             case_id=case.id, name=deadline.name, due_date=deadline.date, citation=deadline.citation,
             note=deadline.note, reading=deadline.reading, rolled_from=deadline.rolled_from,
             estimated=deadline.estimated, falls_on=deadline.falls_on))
     for kind, name in notices_owed(session, contest, governing_body_name(election.local_government.governing_body,
-                                                                     election.local_government.name)):
+                                                                     election.local_government.name), law):
         session.add(Notice(case_id=case.id, recipient_kind=kind.value, recipient_name=name,
-                           citation=AUTOMATIC_RECOUNT_MARGIN.citation))
+                           citation=law.notice.provision.citation))
     session.flush()
     audit.append(session, actor=actor, action="case.opened", entity="recount_case", entity_id=case.id,
                  after={"contest": contest.name, "kind": case.kind, "survey_version": version.number,
@@ -160,11 +175,14 @@ def check(services: Services, *, team_id: str, actor: str, settings: OfficeSetti
                                f"Contests: {names}.")
             election, version, named = found[0]
             day, wanted = [(election, version)], [named.id]
-        verdicts, undecided = [], []
+        verdicts, undecided, laws = [], [], []
         for election, version in day:
             checked, undecided_here = [], []
+            law = election_law(election)  # each election of the day is decided under its own law
+            if law not in laws:
+                laws.append(law)
             for stored, contest in rules_contests(session, version, wanted):
-                decision = decide_contest(contest, settings.multi_seat_rule)
+                decision = decide_contest(contest, settings.multi_seat_rule, law=law.profile)
                 if isinstance(decision, Undecided):
                     undecided_here.append(decision)
                     continue
@@ -176,17 +194,18 @@ def check(services: Services, *, team_id: str, actor: str, settings: OfficeSetti
                 else:
                     case_id = session.scalar(select(RecountCase.id).where(RecountCase.contest_id == stored.id))
                 card = session.scalar(select(RecountCase.card_ts).where(RecountCase.id == case_id)) if case_id else None
-                checked.append(ContestVerdict(stored.id, decision, case_id, opened, card is not None))
+                checked.append(ContestVerdict(stored.id, decision, case_id, opened, card is not None, law))
             verdicts += checked
             undecided += undecided_here
             audit.append(session, actor=actor, action="survey.checked", entity="survey_version", entity_id=version.id,
                          after={"contests": len(checked), "automatic": [v.decision.contest for v in checked
                                                                         if v.decision.automatic_recount],
                                 "undecided": [u.contest for u in undecided_here],
-                                "rule": settings.multi_seat_rule.value}, workspace_id=workspace.id, at=now)
+                                "rule": settings.multi_seat_rule.value, "law": law.key},
+                         workspace_id=workspace.id, at=now)
         if wanted and not verdicts and not undecided:
             raise NotFound(f"{echoed(contest_name)} has no returns in version {day[0][1].number} yet.")
         verdicts.sort(key=lambda v: v.decision.closeness)
         return CheckOutcome(_joined([e.name for e, _ in day]), day[0][0].election_date,
                             _joined([e.local_government.name for e, _ in day]), max(v.number for _, v in day),
-                            settings.multi_seat_rule.value, tuple(verdicts), tuple(undecided))
+                            settings.multi_seat_rule.value, tuple(verdicts), tuple(undecided), tuple(laws))

@@ -166,7 +166,8 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
                             "form; reopen it with `/recount returns` and choose it.")
         government = find_or_create_government(session, workspace.id, new.local_government, new.governing_body,
                                                actor)
-        election = find_or_create_election(session, government, new.name, new.election_date, actor, services.now())
+        election = find_or_create_election(session, government, new.name, new.election_date, actor, services.now(),
+                                           law=new.law)
     previous = latest_version(session, election.id)
     based_on = previous.number if previous else 0
     if based_on != entry.based_on:

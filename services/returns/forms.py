@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from rules.contest import WHOLE_CONTEST, ContestKind
 from rules.corrections import one_line
 from rules.returns.numbers import CountError, parse_count
+from services.election_law import chosen_key
 from services.errors import UserError
 from services.office.access import ensure_workspace
 from services.returns.versions import (
@@ -109,6 +110,7 @@ class NewElection:
     election_date: dt.date
     local_government: str
     governing_body: str
+    law: str  # the recount law it runs under (a rules.laws key), chosen in the form
 
 
 @dataclass(frozen=True)
@@ -152,6 +154,18 @@ def form_name(raw: str | None, field: str, what: str, errors: dict[str, str]) ->
     return text
 
 
+def form_law(raw: str | None, errors: dict[str, str]) -> str:
+    """The recount law chosen for a new election; what is wrong with it goes into `errors` under "law"."""
+    if not raw:
+        errors["law"] = "Choose the recount law the election runs under; its deadlines and margins follow it."
+        return ""
+    try:
+        return chosen_key(raw)
+    except UserError as exc:
+        errors["law"] = exc.message
+        return ""
+
+
 def _seats(raw: str | None, errors: dict[str, str]) -> int:
     try:
         seats, _ = parse_count(str(raw or ""))
@@ -189,12 +203,13 @@ def resolve_target(
     services: Services, *, team_id: str, election: str | None, contest: str | None,
     election_name: str | None = None, election_date: str | None = None, local_government: str | None = None,
     governing_body: str | None = None, contest_name: str | None = None, kind: str | None = None,
-    seats: str | None = None, choices: str | None = None,
+    seats: str | None = None, choices: str | None = None, law: str | None = None,
 ) -> Target:
     """Validate the first step. `election`/`contest` are an id as text, NEW, or None (not chosen).
 
     Raises FormErrors naming every field at fault: election, election_name, election_date,
-    local_government, governing_body, contest, contest_name, kind, seats, choices.
+    local_government, governing_body, law, contest, contest_name, kind, seats, choices. A new election's `law` is
+    required: Slack asks rather than assuming 1-13.5-1306.
     """
     errors: dict[str, str] = {}
     today = services.today()
@@ -216,6 +231,7 @@ def resolve_target(
                 errors["election_date"] = "That day has not come yet; returns are entered after the election."
             government = form_name(local_government, "local_government", "local government's name", errors)
             body = form_name(governing_body, "governing_body", "governing body (it receives the notices)", errors)
+            law_key = form_law(law, errors)
             if name and date is not None and not errors.get("election_name"):
                 clash = next((e for e in known.values()
                               if e.name.casefold() == name.casefold() and e.election_date == date), None)
@@ -223,7 +239,7 @@ def resolve_target(
                     errors["election_name"] = (f"{clash.name} on {date.isoformat()} already exists; choose "
                                                "it in the list of elections.")
             if date is not None:
-                new_election = NewElection(name, date, government, body)
+                new_election = NewElection(name, date, government, body, law_key)
         else:
             stored_election = known.get(int(election)) if election.isdigit() else None
             if stored_election is None:

@@ -31,13 +31,15 @@ from sqlalchemy.orm import Session
 from rules.contest import Returns
 from rules.corrections import CITATION as CORRECTION_CITATION
 from rules.corrections import one_line
+from rules.laws import law_profile
 from rules.margin import MultiSeatRule
 from rules.returns import ElectionKind, Problem, ReturnsError
 from rules.returns.outcome import ReadOutcome, read_outcome
 from rules.verdicts import Verdicts, decide_returns
+from services.election_law import GIVEN, ElectionLaw, chosen_key, election_law
 from services.errors import UserError
 from services.office.access import ensure_workspace
-from services.returns.forms import NEW, FormErrors, NewElection, form_name
+from services.returns.forms import NEW, FormErrors, NewElection, form_law, form_name
 from services.returns.versions import ImportResult, import_returns, require_election, rules_contests
 from services.services import Services
 from services.wording import Person, echoed, words
@@ -108,10 +110,10 @@ def parse_reading(kind: str | None, seats: str | None) -> Reading:
 
 def resolve_target(services: Services, *, team_id: str, election: str | None, election_name: str | None = None,
                    election_date: str | None = None, local_government: str | None = None,
-                   governing_body: str | None = None) -> UploadTarget:
+                   governing_body: str | None = None, law: str | None = None) -> UploadTarget:
     """Validate the election part of the form. `election` is a stored election's id as text, NEW or None.
     FormErrors names each field at fault: election, election_name, election_date, local_government,
-    governing_body."""
+    governing_body, law (a new election's recount law, required)."""
     errors: dict[str, str] = {}
     with services.db.read() as session:
         workspace = ensure_workspace(session, team_id)
@@ -133,6 +135,7 @@ def resolve_target(services: Services, *, team_id: str, election: str | None, el
             errors["election_date"] = "That day has not come yet; returns are entered after the election."
         government = form_name(local_government, "local_government", "local government's name", errors)
         body = form_name(governing_body, "governing_body", "governing body (it receives the notices)", errors)
+        law_key = form_law(law, errors)
         if name and date is not None and "election_name" not in errors:
             clash = next((e for e in known.values()
                           if e.name.casefold() == name.casefold() and e.election_date == date), None)
@@ -141,7 +144,7 @@ def resolve_target(services: Services, *, team_id: str, election: str | None, el
                                            "the list of elections.")
         if errors or date is None:  # no date is one of the errors
             raise FormErrors(errors)
-        return UploadTarget(new_election=NewElection(name, date, government, body))
+        return UploadTarget(new_election=NewElection(name, date, government, body, law_key))
 
 
 # ------------------------------------------------------------------ the preview
@@ -161,6 +164,7 @@ class Preview:
     changed: tuple[str, ...]  # contests already recorded whose counts this file changes
     new_contests: tuple[str, ...]  # contests the latest version does not have
     carried_over: tuple[str, ...]  # contests of the latest version this file does not have
+    law: ElectionLaw | None = None  # the law the verdicts were decided under
 
     @property
     def identical(self) -> bool:
@@ -225,10 +229,10 @@ def preview(services: Services, *, team_id: str, target: UploadTarget, file_name
             reading: Reading, multi_seat_rule: MultiSeatRule, reader: Reader = read_outcome) -> Preview:
     """Read the file (with `reader`) and compare it with the election's latest version; nothing is written."""
     returns, problems = read_file(data, file_name, reading, reader)
-    verdicts = decide_returns(returns, multi_seat_rule)
     with services.db.read() as session:
         workspace = ensure_workspace(session, team_id)
         election = _election_of(session, workspace.id, target)
+        law = _law_of(election, target)
         version = latest_version(session, election.id) if election is not None else None
         based_on = version.number if version is not None else 0
         recorded = _recorded(session, version)
@@ -237,6 +241,7 @@ def preview(services: Services, *, team_id: str, target: UploadTarget, file_name
         else:
             new = target.required_new_election()
             name, date, government = new.name, new.election_date, new.local_government
+    verdicts = decide_returns(returns, multi_seat_rule, law=law.profile)
     in_file = {c.name for c in returns.contests}
     changed = tuple(c.name for c in returns.contests
                     if c.name in recorded and not _same(c.votes_by_unit, recorded[c.name]))
@@ -245,7 +250,15 @@ def preview(services: Services, *, team_id: str, target: UploadTarget, file_name
         election_name=name, election_date=date, local_government=government, multi_seat_rule=multi_seat_rule.value,
         based_on=based_on, changed=changed,
         new_contests=tuple(c.name for c in returns.contests if c.name not in recorded),
-        carried_over=tuple(n for n in recorded if n not in in_file))
+        carried_over=tuple(n for n in recorded if n not in in_file), law=law)
+
+
+def _law_of(election: Election | None, target: UploadTarget) -> ElectionLaw:
+    """The law the file's verdicts are decided under: the stored election's, or the one chosen for a new one."""
+    if election is not None:
+        return election_law(election)
+    # chosen_key refuses (UserError) a form carried over from before the law was asked, rather than guessing one.
+    return ElectionLaw(law_profile(chosen_key(target.required_new_election().law)), GIVEN)
 
 
 # ------------------------------------------------------------------ saving
@@ -266,6 +279,7 @@ class Saved:
     verdicts: Verdicts
     notes: tuple[str, ...]
     case_ids: tuple[int, ...]  # recount cases of the contests changed
+    law: ElectionLaw | None = None  # the law the election is held under, and the verdicts decided by
 
 
 def stale(version: SurveyVersion) -> UserError:
@@ -298,14 +312,13 @@ def save(services: Services, *, team_id: str, actor: str, may_correct: bool, tar
     `announce` (the outbox rows that tell the channel), or nothing at all. ReturnsError when it cannot be saved;
     UserError when the election moved on since the preview or a correction needs an official."""
     returns = read_strictly(data, file_name, reading, reader)
-    verdicts = decide_returns(returns, multi_seat_rule)
     file_name = file_name[:SOURCE_NAME_LIMIT]
     for attempt in (1, 2):
         try:
             with services.db.transaction() as session:
                 return _save(session, services, team_id=team_id, actor=actor, may_correct=may_correct,
                              target=target, file_name=file_name, data=data, sha256=sha256, returns=returns,
-                             verdicts=verdicts, based_on=based_on, announce=announce)
+                             multi_seat_rule=multi_seat_rule, based_on=based_on, announce=announce)
         except IntegrityError:
             # Two saves at the same moment (a double click): the other created the election or the version first.
             # Once more, and it finds what the other saved.
@@ -316,10 +329,12 @@ def save(services: Services, *, team_id: str, actor: str, may_correct: bool, tar
 
 
 def _save(session: Session, services: Services, *, team_id: str, actor: str, may_correct: bool,
-          target: UploadTarget, file_name: str, data: bytes, sha256: str, returns: Returns, verdicts: Verdicts,
-          based_on: int, announce: Callable[[Saved], None]) -> Saved:
+          target: UploadTarget, file_name: str, data: bytes, sha256: str, returns: Returns,
+          multi_seat_rule: MultiSeatRule, based_on: int, announce: Callable[[Saved], None]) -> Saved:
     workspace = ensure_workspace(session, team_id, actor=actor)
     election = _election_of(session, workspace.id, target)
+    law = _law_of(election, target)
+    verdicts = decide_returns(returns, multi_seat_rule, law=law.profile)
     if election is not None:
         # Two saves of one election wait for each other (PostgreSQL); SQLite's BEGIN IMMEDIATE serialises writers.
         session.execute(select(Election.id).where(Election.id == election.id).with_for_update())
@@ -329,7 +344,7 @@ def _save(session: Session, services: Services, *, team_id: str, actor: str, may
     def unchanged(election: Election, already: bool) -> Saved:
         return Saved(election.id, election.name, election.election_date, number, False, already,
                      len(returns.contests), (), (), file_name, returns.source_format, sha256, verdicts,
-                     returns.notes, ())
+                     returns.notes, (), election_law(election))
 
     if number != based_on:
         if election is not None and previous is not None and previous.source_sha256 == sha256:
@@ -348,12 +363,15 @@ def _save(session: Session, services: Services, *, team_id: str, actor: str, may
     if election is not None:
         name, date, government, body = (election.name, election.election_date, election.local_government.name,
                                         None)
+        law_key = None  # a stored election keeps its law
     else:
         new = target.required_new_election()
         name, date, government, body = new.name, new.election_date, new.local_government, new.governing_body
+        law_key = new.law
     result: ImportResult = import_returns(
         services, team_id=team_id, returns=returns, election_name=name, election_date=date,
-        local_government=government, governing_body=body, source_name=file_name, source_bytes=data, actor=actor)
+        local_government=government, governing_body=body, source_name=file_name, source_bytes=data, actor=actor,
+        law=law_key)
     stored = session.get_one(Election, result.election_id)  # import_returns found or made it
     if not result.new_version:
         return unchanged(stored, already=False)
@@ -363,6 +381,6 @@ def _save(session: Session, services: Services, *, team_id: str, actor: str, may
         if changed else ()
     saved = Saved(stored.id, stored.name, stored.election_date, result.version_number, True, False, result.contests,
                   tuple(changed), result.carried_over, file_name, returns.source_format, sha256, verdicts,
-                  returns.notes, case_ids)
+                  returns.notes, case_ids, result.law)
     announce(saved)
     return saved

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from rules.contest import Contest as RulesContest
 from rules.contest import ContestKind, Returns
+from services.election_law import ElectionLaw, election_law, settle_law
 from services.errors import NotFound, UserError
 from services.office.access import ensure_workspace
 from services.services import Services
@@ -36,6 +37,7 @@ class ImportResult:
     contests: int
     changed_contests: tuple[str, ...]
     carried_over: tuple[str, ...]
+    law: ElectionLaw | None = None  # the law the election is held under, as stored
 
     def describe(self) -> str:
         if not self.new_version:
@@ -107,17 +109,23 @@ def find_or_create_government(session: Session, workspace_id: int, name: str | N
 
 
 def find_or_create_election(session: Session, government: LocalGovernment, name: str, date: dt.date,
-                            actor: str, now: dt.datetime | None = None) -> Election:
+                            actor: str, now: dt.datetime | None = None, *, law: str | None = None) -> Election:
+    """The election by government, date and name, or a new one under `law` (None: 1-13.5-1306, said to be the
+    default). An existing election keeps its law; a `law` that disagrees is refused (services/election_law.py)."""
     election = session.scalar(select(Election).where(
         Election.local_government_id == government.id, Election.election_date == date, Election.name == name))
-    if election is None:
-        election = Election(local_government_id=government.id, name=name, election_date=date,
-                            created_at=now or utcnow())
-        session.add(election)
-        session.flush()
-        audit.append(session, actor=actor, action="election.created", entity="election", entity_id=election.id,
-                     after={"name": name, "election_date": date, "local_government": government.name},
-                     workspace_id=government.workspace_id)
+    if election is not None:
+        settle_law(election, law, created=False)
+        return election
+    election = Election(local_government_id=government.id, name=name, election_date=date,
+                        created_at=now or utcnow())
+    chosen = settle_law(election, law, created=True)
+    session.add(election)
+    session.flush()
+    audit.append(session, actor=actor, action="election.created", entity="election", entity_id=election.id,
+                 after={"name": name, "election_date": date, "local_government": government.name,
+                        "law": chosen.key, "law_basis": chosen.basis},
+                 workspace_id=government.workspace_id)
     return election
 
 
@@ -197,7 +205,7 @@ def import_returns(
     services: Services, *, team_id: str, returns: Returns, election_name: str, election_date: dt.date,
     local_government: str | None, governing_body: str | None = None, source_name: str = "",
     source_bytes: bytes | None = None, actor: str, source_sha256: str | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, law: str | None = None,
 ) -> ImportResult:
     """Load a parsed survey of returns into an election, as a new version unless nothing changed.
 
@@ -205,14 +213,16 @@ def import_returns(
     that contest alone, then the new version's counts are streamed to the database (`write_version`), those of
     the contests not in this file carried over from the previous version the same way. `source_sha256`: the
     file's hash when the caller has it (a command hashing the file as it reads it); else that of `source_bytes`.
-    `progress(rows written, rows in all)` as the counts are written."""
+    `progress(rows written, rows in all)` as the counts are written. `law`: the recount law a new election runs
+    under (None: 1-13.5-1306, recorded as the default); an existing election keeps its own, and a `law` that
+    disagrees with it is refused before anything is written."""
     if not election_name.strip():
         raise UserError("The election needs a name (--name).", field="name")
     with services.db.transaction() as session:
         workspace = ensure_workspace(session, team_id, actor=actor)
         government = find_or_create_government(session, workspace.id, local_government, governing_body, actor)
         election = find_or_create_election(session, government, election_name.strip(), election_date, actor,
-                                           services.now())
+                                           services.now(), law=law)
         previous = latest_version(session, election.id)
         in_file: dict[int, tuple[RulesContest, dict[str, int]]] = {}
         changed: list[str] = []
@@ -233,7 +243,8 @@ def import_returns(
         carried_names = tuple(sorted(c.name for c in carried))
 
         if previous is not None and not changed:  # every contest in the file as it was; the rest carried over
-            return ImportResult(election.id, election.name, previous.number, False, len(in_file), (), ())
+            return ImportResult(election.id, election.name, previous.number, False, len(in_file), (), (),
+                                election_law(election))
         sha = source_sha256 or (hashlib.sha256(source_bytes).hexdigest() if source_bytes is not None else None)
         reason = "survey of returns as imported" if previous is None else "survey of returns re-imported with changes"
         total = sum(len(per_choice) for parsed, _ in in_file.values() for per_choice in parsed.votes_by_unit.values())
@@ -264,7 +275,7 @@ def import_returns(
             follow_correction(session, version=version, actor=actor, now=services.now(), workspace_id=workspace.id,
                               contest_ids=changed_ids)
         return ImportResult(election.id, election.name, version.number, True, len(in_file),
-                            tuple(changed), carried_names)
+                            tuple(changed), carried_names, election_law(election))
 
 
 def require_election(session: Session, workspace_id: int, election_id: int) -> Election:

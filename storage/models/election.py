@@ -10,6 +10,9 @@ from storage.models.base import Base
 from storage.models.office import LocalGovernment
 from storage.types import UTCDateTime, utcnow
 
+# What an election recorded before the law was chosen per election runs under: the only law the bot then applied.
+LAW_BEFORE_CHOICE = "1-13.5-1306"
+
 
 class Election(Base):
     __tablename__ = "elections"
@@ -23,6 +26,12 @@ class Election(Base):
     canvass_date: Mapped[dt.date | None] = mapped_column(Date, default=None)
     # Those who assisted in preparing the official abstract of votes: (3) says they assist in a recount.
     abstract_preparers: Mapped[list] = mapped_column(default=list, server_default="[]")
+    # The recount law the election runs under (a rules.laws key). Rows written before the law was chosen per
+    # election hold "1-13.5-1306", the only law the bot then applied (migration 0015).
+    law: Mapped[str] = mapped_column(String(16), default=LAW_BEFORE_CHOICE, server_default=LAW_BEFORE_CHOICE)
+    # How it was chosen: "given" (named in Slack or with --law), "default" (the CLI's import without --law) or
+    # "before" (recorded before the law was chosen per election), so a verdict can say which.
+    law_basis: Mapped[str] = mapped_column(String(16), default="before", server_default="before")
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utcnow)
 
     local_government: Mapped[LocalGovernment] = relationship(back_populates="elections")

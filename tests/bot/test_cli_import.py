@@ -2,6 +2,7 @@
 Through the real console script, against SQLite and (with TEST_DATABASE_URL) PostgreSQL."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,9 @@ ELECTION = ("--election-date", "2026-11-03", "--name", "Regular Special District
 PLACE = ("--local-government", "Front Range Special Districts", "--governing-body", "Board of Directors")
 
 
-LAW_DEFAULT_LINE = ("Law: C.R.S. 1-13.5-1306 (Local Government Election Code recount) — no --law given, so the default; "
-                    "say --law 31-10-1207 or --law 1-10.5 for another.")
+LAW_DEFAULT_LINE = ("Law: C.R.S. 1-13.5-1306 (special district or other local government election) — no --law given, "
+                    "so the default, stored with the election; a new election under another law is imported with "
+                    "--law 31-10-1207 or --law 1-10.5.")
 
 
 @pytest.fixture
@@ -51,7 +53,7 @@ def test_first_identical_and_changed_imports(database, tmp_path) -> None:
     assert first.returncode == 0, first.stderr
     assert first.stdout.splitlines() == [
         "Regular Special District Election: survey of returns version 1 recorded (4 contests).",
-        LAW_DEFAULT_LINE, "Reading: recount law: C.R.S. 1-13.5-1306 (no --law given, the default)"]
+        LAW_DEFAULT_LINE]
 
     again = run_import(url, EXAMPLE, *PLACE)  # --team inferred: the database holds one workspace now
     assert again.returncode == 0, again.stderr
@@ -154,17 +156,31 @@ def test_a_real_file_imports_with_what_was_set_aside_and_the_readings_said(datab
     assert count(db, SurveyVersion) == 2
 
 
-def test_the_law_is_checked_and_said_with_the_readings(database) -> None:
+def test_the_law_is_stored_with_the_election_and_kept(database, tmp_path) -> None:
     url, db = database
     given = run_import(url, EXAMPLE, "--team", "T0OFFICE1", "--law", "31-10-1207", *PLACE)
     assert given.returncode == 0, given.stderr
     lines = given.stdout.splitlines()
-    assert lines[1] == "Law: C.R.S. 31-10-1207 (Municipal Election Code recount) — --law 31-10-1207."
-    assert lines[2] == "Reading: recount law: C.R.S. 31-10-1207 (given with --law)"
+    assert lines[1] == "Law: C.R.S. 31-10-1207 (municipal election) — stored with the election (--law 31-10-1207)."
+    with db.transaction() as s:
+        election = s.scalars(select(Election)).one()
+        assert (election.law, election.law_basis) == ("31-10-1207", "given")
+    # A re-import without --law keeps the stored law and says so.
+    changed = tmp_path / "corrected.csv"
+    changed.write_text(EXAMPLE.read_text(encoding="utf-8").replace(",Yes,2208,", ",Yes,2209,"), encoding="utf-8")
+    kept = run_import(url, changed)
+    assert kept.returncode == 0, kept.stderr
+    assert kept.stdout.splitlines()[1] == ("Law: C.R.S. 31-10-1207 (municipal election) — the law the election is "
+                                           "stored with (no --law given).")
+    # A --law that disagrees with the stored one is refused, naming both, and nothing is written.
+    refused = run_import(url, changed, "--law", "1-10.5")
+    assert_refused(refused, 2, "held under C.R.S. 31-10-1207 (municipal election)", "C.R.S. 1-10.5 (coordinated "
+                   "election)", "Nothing was imported")
+    assert count(db, SurveyVersion) == 2
     # An unknown law is refused before anything is read or written.
     assert_refused(run_import(url, EXAMPLE, "--law", "1306", *PLACE), 2, "--law", "'1306'", "1-13.5-1306",
                    "31-10-1207", "1-10.5")
-    assert count(db, SurveyVersion) == 1
+    assert count(db, SurveyVersion) == 2
 
 
 def test_a_refusal_names_what_was_typed_with_its_terminal_escapes_shown_not_obeyed(database) -> None:
@@ -181,3 +197,36 @@ def test_a_refusal_names_what_was_typed_with_its_terminal_escapes_shown_not_obey
                             "--local-government", "Pine \\x1b]0;owned\\x07 <!channel> & Co",
                             "Aspen \\u202eseY\\u202c District", "Nothing was imported.")
     assert "\x1b" not in stderr and "\x07" not in stderr and "\u202e" not in stderr and "&lt;" not in stderr
+
+
+def test_check_and_deadlines_of_a_stored_election_use_its_law(database) -> None:
+    url, _ = database
+    town = ROOT / "examples" / "town-election.csv"
+    stored = recount_bot("import", str(town), "--election-date", "2026-04-07", "--name", "Regular Town Election",
+                         "--law", "31-10-1207", "--team", "T0OFFICE1", "--local-government", "Town of Elk Springs",
+                         "--governing-body", "Board of Trustees", database_url=url)
+    assert stored.returncode == 0, stored.stderr
+    # deadlines --election: the stored day and law (Tue 04-07 + 10 = Fri 04-17; + 15 = Wed 04-22).
+    answer = recount_bot("deadlines", "--election", "regular town election", "--format", "json", database_url=url)
+    assert answer.returncode == 0, answer.stderr
+    data = json.loads(answer.stdout)
+    assert (data["request_deadline"]["date"], data["request_deadline"]["citation"]) == ("2026-04-17",
+                                                                                      "C.R.S. 31-10-1207(2)")
+    assert data["automatic_recount_deadline"]["date"] == "2026-04-22"
+    assert data["law"]["key"] == "31-10-1207" and data["law"]["election"] == {
+        "name": "Regular Town Election", "election_date": "2026-04-07", "basis": "given",
+        "named": "C.R.S. 31-10-1207 (municipal election)"}
+    text = recount_bot("deadlines", "--election", "Regular Town Election", database_url=url).stdout
+    assert ("Law: C.R.S. 31-10-1207 (municipal election) — the law the election Regular Town Election of 2026-04-07 "
+            "is stored with.") in text
+    # check FILE --election: the file's verdicts under the stored law.
+    checked = recount_bot("check", str(town), "--election", "Regular Town Election", database_url=url).stdout
+    assert "1 needs an automatic recount under C.R.S. 31-10-1207(1)" in checked.splitlines()[0]
+    # A --law that disagrees is refused, naming both; an election not stored is refused too.
+    assert_refused(recount_bot("deadlines", "--election", "Regular Town Election", "--law", "1-10.5",
+                               database_url=url), 2, "held under C.R.S. 31-10-1207 (municipal election)",
+                   "not C.R.S. 1-10.5 (coordinated election)")
+    assert_refused(recount_bot("check", str(town), "--election", "Regular Town Election", "--law", "1-13.5-1306",
+                               database_url=url), 2, "C.R.S. 31-10-1207", "C.R.S. 1-13.5-1306")
+    assert_refused(recount_bot("deadlines", "--election", "Town Hall Election", database_url=url), 2,
+                   "no election of that name is stored")

@@ -56,22 +56,28 @@ def test_offline_run_serves_the_seeded_example_and_stops_on_sigterm(empty_databa
         assert lines[0].startswith("recount-bot offline: no SLACK_BOT_TOKEN / SLACK_SIGNING_SECRET")
         assert f"bot:         http://127.0.0.1:{port}/slack/events" in text
         assert "Slack API:   http://127.0.0.1:" in text and "(the stand-in)" in text
-        assert "seeded Regular Special District Election of 2026-11-03 (4 contests of 4 districts" in text
+        assert ("seeded Regular Special District Election of 2027-05-04 under C.R.S. 1-13.5-1306 (4 contests of 4 "
+                "local governments" in text)
+        assert "Regular Town Election of 2026-04-07 under C.R.S. 31-10-1207" in text
+        assert "Coordinated Election of 2026-11-03 under C.R.S. 1-10.5" in text
         assert "Maya Lindqvist (@maya, official)" in text and "Theo Grant is staff" in text
         wait_for_health(health_url(lines), process)
         db = Database(empty_database_url)
         try:
             with db.transaction() as s:
                 elections = s.scalars(select(Election).order_by(Election.id)).all()
-                assert {(e.name, e.election_date.isoformat()) for e in elections} == {
-                    ("Regular Special District Election", "2026-11-03")}
+                # The three example elections, each of its law (sandbox/seed.py): one per local government.
+                assert {(e.name, e.election_date.isoformat(), e.law) for e in elections} == {
+                    ("Regular Special District Election", "2027-05-04", "1-13.5-1306"),
+                    ("Regular Town Election", "2026-04-07", "31-10-1207"),
+                    ("Coordinated Election", "2026-11-03", "1-10.5")}
                 # One election per district: each district has its own governing body (sandbox/seed.py).
                 governments = [s.get(LocalGovernment, e.local_government_id) for e in elections]
                 assert [(g.name, g.governing_body) for g in governments][1] == (
                     "Bear Creek Fire Protection District", "Board of Directors of the Bear Creek Fire Protection "
                                                            "District")
-                assert len(governments) == 4
-                assert s.scalar(select(func.count()).select_from(Contest)) == 4
+                assert len(governments) == 6
+                assert s.scalar(select(func.count()).select_from(Contest)) == 8
                 assert s.execute(select(Membership.slack_user_id, Membership.role)).all() == [("U0STAFFTHEO", "staff")]
         finally:
             db.dispose()

@@ -23,6 +23,10 @@ from tests.support.slack_app import OFFICIAL, STAFF
 
 TITLE = "Designated Election Official, Pine Ridge Metropolitan District"
 
+# The harness imports its returns without --law: the certificate's foot names the law and says it was the default.
+HELD_UNDER = ("Held under C.R.S. 1-13.5-1306 (special district or other local government election) (the default: no "
+              "law was named at import)")
+
 
 def admin(harness, text: str, *, user: str = OFFICIAL) -> str:
     before = told_count(harness)
@@ -58,7 +62,7 @@ def test_the_signature_line_names_the_official_and_keeps_it_once_made(harness) -
     links = certificate_paths(thread_texts(harness, card)[posted:])
     certificate = pdf_text(harness.get(links[SAM]).body)
     assert certificate.endswith(f"Dana Whitfield {TITLE} Front Range Special Districts Recount case #{case_id} · "
-                                "C.R.S. 1-13.5-1306(6)"), certificate[-200:]
+                                f"C.R.S. 1-13.5-1306(6) {HELD_UNDER}"), certificate[-200:]
 
     # A new official later: the certificate already made keeps its signature line.
     assert "is now Riley Chen" in admin(harness, "setting official-name Riley Chen")
@@ -86,7 +90,7 @@ def test_without_a_name_the_line_carries_the_title_alone(harness) -> None:
     links = certificate_paths(thread_texts(harness, card)[posted:])
     assert pdf_text(harness.get(links[SAM]).body).endswith(
         f"November 6, 2026. Designated Election Official Front Range Special Districts Recount case #{case_id} · "
-        "C.R.S. 1-13.5-1306(6)")
+        f"C.R.S. 1-13.5-1306(6) {HELD_UNDER}")
 
 
 def test_the_card_and_the_completion_form_prompt_for_the_signers_name_until_it_is_set(harness) -> None:

@@ -1,6 +1,6 @@
 """An office conducting several districts' elections on one day: each district is its own local government with
 its own governing body (the sandbox's example office, sandbox/seed.py, imports one election per district on
-2026-11-03). `/recount check` covers every election of the latest election day, and each case's (1) notice to
+2027-05-04, after the earlier examples of other laws). `/recount check` covers every election of the latest election day, and each case's (1) notice to
 the governing body names that district's body. Through signed requests into the real app."""
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import datetime as dt
 from sqlalchemy import select
 
 from rules.returns import parse_returns
+from sandbox.clock import DEMO_START
 from sandbox.seed import GOVERNING_BODIES, seed
 from services.returns.versions import import_returns
 from storage.models import Contest, Election, Notice, RecountCase
@@ -20,6 +21,7 @@ PINE = "Pine Ridge Metropolitan District - Director"
 
 
 def seed_example(harness) -> None:
+    harness.clock.now = DEMO_START  # the sandbox's moment: every example election is held by then
     seed(harness.services, TEAM, "Recount Office", None)
     # An earlier election of another district, inside its margin: not of the latest day, so not checked.
     older = b"contest,choice,votes,seats,kind,unit\nOld Mill District - Director,A,100,1,candidate,P1\n" \
@@ -78,9 +80,9 @@ def test_a_request_may_name_a_contest_of_any_district_of_the_day(harness) -> Non
 def test_a_canvass_date_without_an_election_is_refused_when_several_share_the_day(harness) -> None:
     seed_example(harness)
     answered = len(harness.slack.calls_to("response_url"))
-    harness.command("canvass 2026-11-09")
+    harness.command("canvass 2027-05-10")
     told = harness.wait("response_url", count=answered + 1)[-1].args["text"]
-    assert told.startswith("4 elections were held on 2026-11-03 (")
+    assert told.startswith("4 elections were held on 2027-05-04 (")
     assert "each canvass board certifies its own" in told and "choose the election in the form" in told
     with harness.db.transaction() as s:
         assert s.scalars(select(Election.canvass_date).where(Election.canvass_date.is_not(None))).all() == []

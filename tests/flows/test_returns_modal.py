@@ -81,10 +81,12 @@ def new_contest(name="Aspen Grove Library District - Trustee", kind="candidate",
 
 
 def new_election(name="Regular Special District Election", date="2026-11-03",
-                 government="Aspen Grove Library District", body="Board of Trustees") -> dict:
+                 government="Aspen Grove Library District", body="Board of Trustees", law="1-13.5-1306") -> dict:
     return {"returns.new_election_name": text_input(name),
             "returns.new_election_date": {"type": "datepicker", "selected_date": date},
-            "returns.local_government": text_input(government), "returns.governing_body": text_input(body)}
+            "returns.local_government": text_input(government), "returns.governing_body": text_input(body),
+            "returns.new_election_law": {"type": "static_select",
+                                         "selected_option": {"value": law} if law else None}}
 
 
 def correction_form(harness, contest: str = PINE_RIDGE, *, user: str = OFFICIAL) -> dict:
@@ -125,8 +127,15 @@ def test_a_first_entry_of_a_new_election_and_contest_then_check_gives_the_verdic
     labels = inputs(view)
     assert "Election" not in labels  # no election yet: set one up
     assert {"Election name", "Election day", "New contest: name", "Choices, one per line"} <= set(labels)
+    law = labels["Recount law the election runs under"]["element"]
+    assert [(o["text"]["text"], o["value"]) for o in law["options"]] == [
+        ("Special district or other local government election — C.R.S. 1-13.5-1306", "1-13.5-1306"),
+        ("Municipal election — C.R.S. 31-10-1207", "31-10-1207"),
+        ("Coordinated election — C.R.S. 1-10.5", "1-10.5")]
+    assert "initial_option" not in law and not labels["Recount law the election runs under"].get("optional")
 
-    reply = harness.submit(view, {**new_election(), **new_contest(choices="Helen Marsh\n\nOwen Park\n")})
+    reply = harness.submit(view, {**new_election(law="31-10-1207"),
+                                  **new_contest(choices="Helen Marsh\n\nOwen Park\n")})
     step2 = next_view(view, reply)
     assert step2["callback_id"] == "returns.enter" and step2["title"]["text"] == "Enter returns"
     shown = text_of({"blocks": step2["blocks"]})
@@ -150,6 +159,7 @@ def test_a_first_entry_of_a_new_election_and_contest_then_check_gives_the_verdic
         assert (election.name, election.election_date.isoformat()) == ("Regular Special District Election",
                                                                        "2026-11-03")
         assert election.local_government.governing_body == "Board of Trustees"
+        assert (election.law, election.law_basis) == ("31-10-1207", "given")
         [version] = s.scalars(select(SurveyVersion)).all()
         assert (version.number, version.created_by, version.source_format) == (1, OFFICIAL, "slack-form")
         entry = s.scalars(select(AuditEntry).where(AuditEntry.action == "survey.version_created")).one()
@@ -192,6 +202,10 @@ def test_step_one_shows_each_mistake_on_its_field(harness) -> None:
         "returns.new_contest_choices": "List the choices, one per line (the candidates, or Yes and No)."}
     reply = harness.submit(view, {**new_election(), **new_contest(choices="\n".join(f"C{i}" for i in range(91)))})
     assert "91 choices; this form holds at most 90" in reply.json()["errors"]["returns.new_contest_choices"]
+    # Slack asks for the law rather than assuming 1-13.5-1306 (issue 22).
+    reply = harness.submit(view, {**new_election(law=None), **new_contest()})
+    assert reply.json()["errors"] == {"returns.new_election_law": "Choose the recount law the election runs under; "
+                                                                  "its deadlines and margins follow it."}
     assert versions(harness) == []
 
 

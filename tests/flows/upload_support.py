@@ -49,10 +49,12 @@ def picked(value: str | None) -> dict:
 
 
 def new_election(name: str = "Regular Special District Election", date: str = "2026-11-03",
-                 government: str = "Front Range Special Districts", body: str = "Board of Directors") -> dict:
+                 government: str = "Front Range Special Districts", body: str = "Board of Directors",
+                 law: str | None = "1-13.5-1306") -> dict:
     return {"returns.new_election_name": text(name),
             "returns.new_election_date": {"type": "datepicker", "selected_date": date},
-            "returns.local_government": text(government), "returns.governing_body": text(body)}
+            "returns.local_government": text(government), "returns.governing_body": text(body),
+            "returns.new_election_law": picked(law)}
 
 
 def shown(view: dict) -> str:

@@ -13,7 +13,7 @@ from sandbox.office import Sandbox
 from storage.models import Membership, Notice, RecountCase, SurveyVersion
 from tests.support.slack_app import text_of
 
-CLOCK = dt.datetime(2026, 11, 6, 16, 0, tzinfo=dt.timezone.utc)
+CLOCK = dt.datetime(2027, 5, 7, 15, 0, tzinfo=dt.timezone.utc)  # 9:00 MDT, the sandbox clock's start
 BEAR = "Bear Creek Fire Protection District - Ballot Issue 6A"
 
 
@@ -97,9 +97,9 @@ def test_recording_a_notice_through_its_modal(console, sandbox, db) -> None:
     out = do(console, f"click {number}",
              "", "Dana Whitfield",          # Given by: required, so Enter is refused first
              "9", "email",                  # How: a number out of range, then the option by name
-             "2026-11-20 10:00",            # When: in the future (the clock says 2026-11-06); the bot refuses it
+             "2027-05-21 10:00",            # When: in the future (the clock says 2027-05-07); the bot refuses it
              "",                            # Details: optional
-             "2026-11-05 10:00")            # When again, and only When
+             "2027-05-06 10:00")            # When again, and only When
     assert "┌─ Record notice" in out and f"Notice of the recount of {BEAR}" in out
     assert "! Please fill out this field." in out
     assert "! choose a number from 1 to 6" in out
@@ -112,7 +112,7 @@ def test_recording_a_notice_through_its_modal(console, sandbox, db) -> None:
     with db.transaction() as s:
         notice = s.scalars(select(Notice).where(Notice.given_at.is_not(None))).one()
         assert (notice.given_by, notice.method, notice.recorded_by) == ("Dana Whitfield", "email", "U0OFFMAYA1")
-        assert notice.given_at == dt.datetime(2026, 11, 5, 17, 0, tzinfo=dt.timezone.utc)  # 10:00 MST
+        assert notice.given_at == dt.datetime(2027, 5, 6, 16, 0, tzinfo=dt.timezone.utc)  # 10:00 MDT
 
     again = do(console, f"click {number}")
     assert "“Record notice” is no longer on that message (it was edited)." in again
@@ -183,8 +183,9 @@ def answer_by_label(console: Console, answers: dict[str, str], limit: int = 60):
 def test_entering_returns_in_the_modal_follows_the_redraws(console, db) -> None:
     """`/recount returns`: choosing the contest redraws the form (a dispatch_action select), then the second
     modal takes one count per choice and the reason for the correction."""
-    # The example office holds one election per district on 2026-11-03 (sandbox/seed.py), newest entered
-    # first: Aspen Grove, Pine Ridge, Bear Creek (3), Cherry Creek. Each option names its district.
+    # The example office holds one election per district on 2027-05-04 (sandbox/seed.py), newest entered
+    # first: Aspen Grove, Pine Ridge, Bear Creek (3), Cherry Creek; then the earlier examples. Each option names
+    # its district.
     console.ask = answer_by_label(console, {"Election": "3", "Contest": BEAR, "Yes": "2209",
                                             "Reason": "Yes was misread in P1"})
     start = len(console.out)

@@ -203,7 +203,7 @@ def test_a_submission_is_checked_as_slacks_client_checks_it_then_the_bot_answers
 
     values = {"notice.given_by": {"notice.given_by": {"type": "plain_text_input", "value": "Dana Whitfield"}},
               "notice.method": {"notice.method": {"type": "static_select", "selected_option": {"value": "email"}}},
-              "notice.given_at": {"notice.given_at": {"type": "datetimepicker", "local": "2026-11-20T10:00"}}}
+              "notice.given_at": {"notice.given_at": {"type": "datetimepicker", "local": "2027-05-21T10:00"}}}
     future = ok(web, "submit", view_id=view["id"], values=values)
     assert future == {**future, "action": "errors", "by": "bot",
                       "errors": {"notice.given_at": "The notice cannot have been given in the future."}}
@@ -212,16 +212,16 @@ def test_a_submission_is_checked_as_slacks_client_checks_it_then_the_bot_answers
     submitted = payload["view"]["state"]["values"]
     assert submitted["notice.method"]["notice.method"]["selected_option"]["text"]["text"] == "Email"  # the option
     assert submitted["notice.given_at"]["notice.given_at"]["selected_date_time"] == int(
-        dt.datetime(2026, 11, 20, 10, 0, tzinfo=DENVER).timestamp())
+        dt.datetime(2027, 5, 21, 10, 0, tzinfo=DENVER).timestamp())
     assert submitted["notice.details"]["notice.details"] == {"type": "plain_text_input", "value": None}
     assert len(future["state"]["modals"]) == 1  # the modal stays open with the error
 
-    values["notice.given_at"]["notice.given_at"]["local"] = "2026-11-05T10:00"
+    values["notice.given_at"]["notice.given_at"]["local"] = "2027-05-06T10:00"
     done = ok(web, "submit", view_id=view["id"], values=values)
     assert done["action"] == "closed" and done["state"]["modals"] == []
     with db.transaction() as s:
         notice = s.scalars(select(Notice).where(Notice.given_at.is_not(None))).one()
-        assert notice.given_at == dt.datetime(2026, 11, 5, 17, 0, tzinfo=dt.timezone.utc)
+        assert notice.given_at == dt.datetime(2027, 5, 6, 16, 0, tzinfo=dt.timezone.utc)
 
 
 def test_a_dispatch_action_select_tells_the_bot_at_once_and_the_view_is_redrawn(web, sandbox) -> None:
@@ -454,13 +454,13 @@ def test_the_sandbox_clock_keeps_the_examples_calendar_and_never_runs_backwards(
     assert parse_start("2026-11-20T16:30") == dt.datetime(2026, 11, 20, 16, 30, tzinfo=DENVER)
     with pytest.raises(ValueError):
         parse_start("next tuesday")
-    assert sandbox_clock()().astimezone(DENVER).date() == dt.date(2026, 11, 6)
+    assert sandbox_clock()().astimezone(DENVER).date() == dt.date(2027, 5, 7)
     assert sandbox_clock(None)().year == dt.datetime.now(dt.timezone.utc).year  # --clock now
 
     kept = clock_file(f"sqlite:///{tmp_path / 'offline.sqlite3'}")
     assert kept == tmp_path / "offline.sqlite3.clock" and clock_file("postgresql://x@h/db") is None
     assert saved_moment(kept) is None
-    later = dt.datetime(2026, 11, 25, 12, 0, tzinfo=dt.timezone.utc)
+    later = dt.datetime(2027, 5, 25, 12, 0, tzinfo=dt.timezone.utc)
     save_moment(kept, later)
     resumed = sandbox_clock(DEMO_START, resume_after=saved_moment(kept))()
     assert later < resumed < later + dt.timedelta(minutes=2)  # a second session goes on from the first
@@ -491,14 +491,14 @@ def test_recount_bot_sandbox_serves_the_page_and_keeps_its_clock(tmp_path) -> No
         assert text.startswith("recount-bot sandbox: the real bot, against a Slack stand-in on this machine")
         page = re.search(r"page: +(http://127\.0\.0\.1:\d+/)", text).group(1)
         assert f"open {page} in a web browser" in text
-        assert "clock:       Fri 2026-11-06 09:0" in text and "the example's calendar" in text
+        assert "clock:       Fri 2027-05-07 09:0" in text and "the example's calendar" in text
         with urllib.request.urlopen(page, timeout=10) as response:
             assert b"recount-bot" in response.read()
     finally:
         status, _, err = stop(process)
     assert status == 0 and "Traceback" not in err, err
     saved = (tmp_path / "recount-bot-offline.sqlite3.clock").read_text()
-    assert saved.startswith("2026-11-06T16:0")  # 09:0x in Colorado, kept for the next session
+    assert saved.startswith("2027-05-07T15:0")  # 09:0x in Colorado (MDT), kept for the next session
     process, text = start()
     stop(process)
     assert "the database already has an election" in text

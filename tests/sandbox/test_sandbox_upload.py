@@ -89,7 +89,10 @@ def new_election() -> dict:
             "returns.local_government": {"returns.local_government": {"type": "plain_text_input",
                                                                       "value": "Front Range County"}},
             "returns.governing_body": {"returns.governing_body": {"type": "plain_text_input",
-                                                                  "value": "Board of County Commissioners"}}}
+                                                                  "value": "Board of County Commissioners"}},
+            # A November election the county clerk coordinates: C.R.S. 1-10.5.
+            "returns.new_election_law": {"returns.new_election_law": {"type": "static_select",
+                                                                      "selected_option": {"value": "1-10.5"}}}}
 
 
 def test_a_file_chosen_on_the_page_is_uploaded_then_submitted_as_slacks_file_object(web, sandbox, db) -> None:

@@ -105,3 +105,48 @@ def test_0013_leaves_every_case_unmarked_indexes_the_foreign_keys_and_goes_back(
         assert current_revision(db) == head_revision()
     finally:
         db.dispose()
+
+
+def test_0015_an_election_recorded_before_reads_as_1_13_5_1306_and_goes_back(empty_database_url) -> None:
+    """Issue 22: every election recorded before the law was chosen per election ran under 1-13.5-1306, the only law
+    the bot applied; after the upgrade it is held under it, said to be recorded before the choice."""
+    import datetime as dt
+
+    from alembic import command
+    from sqlalchemy import inspect, text
+
+    from services.election_law import election_law
+    from storage.migrate import alembic_config
+    from storage.models import Election
+
+    db = Database(empty_database_url)
+    try:
+        upgrade(db, "0014")
+        with db.engine.begin() as conn:
+            conn.execute(text("INSERT INTO workspaces (id, slack_team_id, name, settings, created_at) "
+                              "VALUES (1, 'T1', 'Office', '{}', :at)"), {"at": dt.datetime(2026, 11, 1)})
+            conn.execute(text("INSERT INTO local_governments (id, workspace_id, name, governing_body) "
+                              "VALUES (1, 1, 'District', 'Board')"))
+            conn.execute(text("INSERT INTO elections (id, local_government_id, name, election_date, "
+                              "abstract_preparers, created_at) VALUES (1, 1, 'Regular', :day, '[]', :at)"),
+                         {"day": dt.date(2025, 5, 6), "at": dt.datetime(2025, 5, 1)})
+        upgrade(db)
+        with db.transaction() as session:
+            election = session.get(Election, 1)
+            assert (election.law, election.law_basis) == ("1-13.5-1306", "before")
+            law = election_law(election)
+            assert law.profile.key == "1-13.5-1306"
+            assert law.named == ("C.R.S. 1-13.5-1306 (special district or other local government election) "
+                                 "(recorded before the law was chosen per election)")
+
+        config = alembic_config()
+        with db.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0014")
+        with db.engine.connect() as conn:
+            assert "law" not in {c["name"] for c in inspect(conn).get_columns("elections")}
+            assert conn.execute(text("SELECT id, name FROM elections")).all() == [(1, "Regular")]
+        upgrade(db)
+        assert current_revision(db) == head_revision()
+    finally:
+        db.dispose()

@@ -312,7 +312,8 @@ function channelIntro(conv) {
   return h("div", { class: "channel-intro" },
     h("h2", {}, `This is the very beginning of #${conv.name}`),
     h("p", {}, "The real recount-bot answers here, against a Slack stand-in on this machine, on the example "
-      + "election (Regular Special District Election of 2026-11-03)."),
+      + "elections: the Regular Special District Election of 2027-05-04 (C.R.S. 1-13.5-1306), the latest; and, loaded "
+      + "before it, a town's April election (C.R.S. 31-10-1207) and a coordinated November election (C.R.S. 1-10.5)."),
     h("p", { class: "hint" }, h("b", {}, "Start here: "), "type ", fill("/recount check"), " to check the election's survey of returns. "
       + "Switch people at the top right: Maya is the official, Theo staff; Riley is an elector outside the office, "
       + "who opens the observers' pages the office shares (left, under Observers' pages)."));
