@@ -11,12 +11,13 @@ import datetime as dt
 from dataclasses import dataclass
 
 from sqlalchemy import func, select
+from sqlalchemy.orm import Session
 
 from rules.laws import DEFAULT_LAW_KEY, LAWS, LawProfile, UnknownLaw, law_profile
 from rules.laws.profile import Part
 from services.errors import UserError
 from services.services import Services
-from storage.models import Election, LocalGovernment, Workspace
+from storage.models import Contest, Election, LocalGovernment, RecountCase, RecountRequestRow, Workspace
 
 GIVEN = "given"
 DEFAULT = "default"
@@ -121,6 +122,29 @@ def settle_law(election: Election, key: str | None, *, created: bool) -> Electio
                         f"{asked.named}. Its deadlines and any case were decided under "
                         f"{stored.citation}.", field="law")
     return stored
+
+
+def name_law(session: Session, election: Election, key: str | None) -> tuple[ElectionLaw, ElectionLaw] | None:
+    """Give an existing election the law `key` where its stored law was never chosen ("before": recorded before
+    the law was chosen per election; "default": imported without --law) and nothing has yet been decided under
+    it: no recount case and no recount request for any of its contests. (before, after) when it changed; None
+    when `key` is none or the law stands. Otherwise `settle_law` refuses, naming both laws: a case or request
+    was decided (its deadlines, its notices) under the stored law."""
+    if key is None:
+        return None
+    stored = election_law(election)
+    wanted = chosen_key(key)
+    if wanted == stored.key and stored.basis == GIVEN:
+        return None
+    decided = session.scalar(select(func.count()).select_from(Contest).where(
+        Contest.election_id == election.id,
+        (select(RecountCase.id).where(RecountCase.contest_id == Contest.id).exists())
+        | (select(RecountRequestRow.id).where(RecountRequestRow.contest_id == Contest.id).exists())))
+    if stored.basis == GIVEN or decided:
+        settle_law(election, key, created=False)  # the same law, or refused naming both
+        return None
+    election.law, election.law_basis = wanted, GIVEN
+    return stored, election_law(election)
 
 
 @dataclass(frozen=True)

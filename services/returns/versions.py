@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from rules.contest import Contest as RulesContest
 from rules.contest import ContestKind, Returns
-from services.election_law import ElectionLaw, election_law, settle_law
+from services.election_law import ElectionLaw, election_law, name_law, settle_law
 from services.errors import NotFound, UserError
 from services.office.access import ensure_workspace
 from services.services import Services
@@ -115,7 +115,12 @@ def find_or_create_election(session: Session, government: LocalGovernment, name:
     election = session.scalar(select(Election).where(
         Election.local_government_id == government.id, Election.election_date == date, Election.name == name))
     if election is not None:
-        settle_law(election, law, created=False)
+        named = name_law(session, election, law)
+        if named is not None:  # a law never chosen, now named before anything was decided under it
+            before, after = named
+            audit.append(session, actor=actor, action="election.law_named", entity="election", entity_id=election.id,
+                         before={"law": before.key, "law_basis": before.basis},
+                         after={"law": after.key, "law_basis": after.basis}, workspace_id=government.workspace_id)
         return election
     election = Election(local_government_id=government.id, name=name, election_date=date,
                         created_at=now or utcnow())

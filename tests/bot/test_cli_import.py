@@ -183,6 +183,25 @@ def test_the_law_is_stored_with_the_election_and_kept(database, tmp_path) -> Non
     assert count(db, SurveyVersion) == 2
 
 
+def test_an_election_whose_law_was_never_chosen_takes_the_one_named_until_something_is_decided(database) -> None:
+    """An election imported without --law (or recorded before the law was chosen per election) runs under
+    1-13.5-1306 by default; a later import naming its real law sets it, audited, before any case or request.
+    Once named, it is kept like any other."""
+    url, db = database
+    assert run_import(url, EXAMPLE, "--team", "T0OFFICE1", *PLACE).returncode == 0
+    named = run_import(url, EXAMPLE, "--law", "1-10.5")
+    assert named.returncode == 0, named.stderr
+    assert named.stdout.splitlines()[1].startswith("Law: C.R.S. 1-10.5 (coordinated election)")
+    with db.transaction() as s:
+        election = s.scalars(select(Election)).one()
+        assert (election.law, election.law_basis) == ("1-10.5", "given")
+        audit = s.scalars(select(AuditEntry).where(AuditEntry.action == "election.law_named")).one()
+        assert audit.before == {"law": "1-13.5-1306", "law_basis": "default"}
+        assert audit.after == {"law": "1-10.5", "law_basis": "given"}
+    assert_refused(run_import(url, EXAMPLE, "--law", "31-10-1207"), 2, "held under C.R.S. 1-10.5 (coordinated "
+                   "election)", "C.R.S. 31-10-1207 (municipal election)", "Nothing was imported")
+
+
 def test_a_refusal_names_what_was_typed_with_its_terminal_escapes_shown_not_obeyed(database) -> None:
     # Two local governments whose names carry what a terminal obeys (a title-setting escape, a right-to-left
     # override) and what Slack would read (`<!channel> &`): the refusal that lists them reaches the terminal
