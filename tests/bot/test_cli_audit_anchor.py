@@ -70,8 +70,8 @@ def test_an_untouched_database_passes_with_and_without_its_checkpoint(office, ke
     result = _verify(db)
     assert result.returncode == 0, result.stdout + result.stderr
     # 1 survey version, 1 contest, 2 choices, 4 vote counts, 2 ledger entries, 1 cost notice, 2 tally sheets; the
-    # official's membership, the request, its case, and the case's 2 deadlines and 3 notices
-    assert result.stdout.startswith(f"audit log intact: {entries} rows, hash chain verified; 21 business rows "
+    # official's membership, the request, its case, the case's 2 deadlines and 3 notices, and its assistant (3)
+    assert result.stdout.startswith(f"audit log intact: {entries} rows, hash chain verified; 22 business rows "
                                     "match what it recorded")
     checkpoint = tmp_path / "checkpoint.json"
     _checkpoint(db, key_file, checkpoint)
