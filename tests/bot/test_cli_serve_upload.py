@@ -68,7 +68,8 @@ def test_a_file_that_needs_more_memory_than_allowed_is_refused_and_serve_goes_on
                   "returns.new_election_name": {"type": "plain_text_input", "value": "General Election"},
                   "returns.new_election_date": {"type": "datepicker", "selected_date": "2026-11-03"},
                   "returns.local_government": {"type": "plain_text_input", "value": "Front Range Districts"},
-                  "returns.governing_body": {"type": "plain_text_input", "value": "Board of Directors"}}
+                  "returns.governing_body": {"type": "plain_text_input", "value": "Board of Directors"},
+                  "returns.new_election_law": {"type": "static_select", "selected_option": {"value": "1-10.5"}}}
         assert _submit(slack, base, form, values) == 200
         said = _modal_saying(slack, "could not be read within 128 MiB / 60 s")
         assert "statewide.csv could not be read within 128 MiB / 60 s (it ran out of memory); nothing was saved" \
