@@ -182,7 +182,7 @@ PROFILE = LawProfile(
     time=TimeRules(COUNTING, ROLLOVER,
                    rollover_scope="extends \"the last day of any period\", which may reach a completion day too"),
     parts={Part.CONDUCT: THREE, Part.EVIDENCE: FOUR, Part.TALLY: FIVE, Part.RESULTS: SIX, Part.CERTIFICATE: SIX,
-           Part.PRE_COUNT: TWO_BEFORE},
+           Part.PRE_COUNT: TWO_BEFORE, Part.COST_NOTICE: TWO_BEFORE, Part.COLLECTION: TWO_BEFORE},
     unconfirmed=(
         "No copy of 31-10-1207, 31-10-1204 or 31-10-1201 newer than R80 (2022) was found; none shows an amendment "
         "since 2015, but the 2023-2025 text is not confirmed.",
