@@ -19,6 +19,7 @@ class Cites:
     trigger: str  # when a recount is automatic (1306(1))
     notice: str  # the notice of the recount (1306(1))
     request: str  # who may request, at whose expense (1306(2)(a))
+    pre_count: str  # what comes before a requested recount is counted (1306(2)(b))
     cost: str  # determining the cost (1306(2)(b)(II))
     cost_notice: str  # notifying the requester of it (1306(2)(b)(III))
     collection: str  # collecting it before counting (1306(2)(b)(IV))
@@ -38,7 +39,7 @@ class Cites:
     def of(cls, law: LawProfile) -> Cites:
         return cls(
             law=law, trigger=law.trigger.provision.citation, notice=law.notice.provision.citation,
-            request=law.requesting.provision.citation, cost=law.cost.provision.citation,
+            request=law.requesting.provision.citation, pre_count=law.cite(Part.PRE_COUNT), cost=law.cost.provision.citation,
             cost_notice=law.cite(Part.COST_NOTICE), collection=law.cite(Part.COLLECTION),
             payment=law.payment.provision.citation, refund=law.refund.citation,
             leftover=law.leftover.provision.citation,
