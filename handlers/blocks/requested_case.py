@@ -10,7 +10,11 @@ from rules.requests import favored_label
 from services.conduct.cases import CaseView
 from services.conduct.money import received_on_of
 
-PARTY_LABEL = {"eligible_elector": "eligible elector", "candidate": "candidate", "issue_committee": "issue committee"}
+# Every kind of interested party a law names (rules.parties), as a clerk writes it after a name.
+PARTY_LABEL = {"eligible_elector": "eligible elector", "candidate": "candidate", "issue_committee": "issue committee",
+               "petition_representative": "petition representative",
+               "political_party": "political party or political organization of a candidate",
+               "governing_body": "governing body that referred the measure"}
 CHECK_LABEL = {
     "(2)(b)(I)": "Notice of the recount given as (1) requires",
     "(2)(b)(II)": "Cost of the recount determined",
