@@ -14,6 +14,7 @@ Every message, card and modal shown is collected and searched for "1-13.5-1306" 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 
 import pytest
@@ -117,6 +118,10 @@ def shown(harness) -> str:
 
 
 def no_1306(everything: str) -> None:
+    """No 1306 or 1304 citation, and no subsection only 1306 has left bare after a field's label ("*Paid*
+    (2)(b)(IV)"); a bare "(6)" under 31-10-1207 is its own section's, which the card names."""
+    bare = re.findall(r"\*[^*\n]+\* \(2\)\([a-f]\)[^\n]*", everything)
+    assert bare == [], bare
     cited = [line for line in everything.splitlines() if "1-13.5-1306" in line or "1-13.5-1304" in line]
     assert cited == [], "\n".join(dict.fromkeys(cited))
 
