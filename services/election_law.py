@@ -14,6 +14,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from rules.laws import DEFAULT_LAW_KEY, LAWS, LawProfile, UnknownLaw, law_profile
+from rules.laws.cites import Cites
 from rules.laws.profile import Part
 from services.errors import UserError
 from services.services import Services
@@ -71,6 +72,12 @@ def election_law(election: Election) -> ElectionLaw:
         raise UserError(f"The election {election.name!r} names a recount law this recount-bot does not know: "
                         f"{exc}") from None
     return ElectionLaw(profile, election.law_basis if election.law_basis in BASES else BEFORE)
+
+
+def cites_of(case: RecountCase) -> Cites:
+    """The provisions of the case's election's law that its texts and audit rows cite (issue 22: never 1306's
+    subsections for an election under another law)."""
+    return Cites.of(law_of(case.contest.election))
 
 
 def law_of(election: Election) -> LawProfile:

@@ -29,7 +29,7 @@ from rules.statute import cite
 from services.completion.complete import CERTIFICATE_LIFETIME, CertificateLine
 from services.conduct.owed import note_duties
 from services.documents.certificate import CertificateFacts, certificate_pdf
-from services.election_law import election_law
+from services.election_law import cites_of, election_law
 from services.errors import NotFound, UserError
 from services.office.conflicts import authorize_step
 from services.office.office_settings import OfficeSettings
@@ -223,7 +223,7 @@ def record_delivery(services: Services, *, workspace_id: int, certificate_id: in
         row.delivered_at, row.delivered_by, row.delivery_method = delivered_at, delivered_by, method
         note_duties(session, case)
         after = {"certificate": row.id, "candidate": row.candidate, "votes": row.votes, "delivered_at": delivered_at,
-                 "delivered_by": delivered_by, "method": method, "citation": CITATION}
+                 "delivered_by": delivered_by, "method": method, "citation": cites_of(case).certificate}
         if details and details.strip():
             after["details"] = details.strip()
         # Entity "recount_case", so the delivery is in the case record's timeline.

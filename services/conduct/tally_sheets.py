@@ -19,6 +19,7 @@ from services.conduct.tally import (
     standing_sheets,
     tally_state,
 )
+from services.election_law import cites_of
 from services.errors import NotFound, UserError
 from services.services import Services
 from services.wording import echoed
@@ -129,7 +130,7 @@ def enter_sheet(services: Services, *, workspace_id: int, case_id: int, sheet_id
         audit.append(session, actor=actor, action="tally.sheet_entered", entity="tally_sheet", entity_id=row.id,
                      after={"case": case.id, "sheet": sheet.sheet_id, "unit": unit, "entry": entry,
                             "counts": dict(counts), "progress": list(state.progress),
-                            "citation": "C.R.S. 1-13.5-1306(5)"}, workspace_id=workspace_id, at=services.now())
+                            "citation": cites_of(case).tally}, workspace_id=workspace_id, at=services.now())
         return SheetEntered(row.id, True, state, sheet)
 
 
@@ -196,6 +197,6 @@ def withdraw_entry(services: Services, *, workspace_id: int, case_id: int, row_i
                      after={"case": case.id, "sheet": row.sheet_id, "unit": row.unit, "entry": row.entry,
                             "entered_by": row.entered_by, "reason": reason.strip(),
                             "progress": list(state.progress) if state else None,
-                            "citation": "C.R.S. 1-13.5-1306(5)"}, workspace_id=workspace_id, at=now)
+                            "citation": cites_of(case).tally}, workspace_id=workspace_id, at=now)
         return EntryWithdrawn(True, case.id, row.sheet_id, row.unit, row.entry, row.entered_by, actor,
                               reason.strip(), state)
