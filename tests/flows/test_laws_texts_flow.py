@@ -38,6 +38,7 @@ from tests.flows.test_completion_flow import (  # noqa: F401  (harness: the fixt
     current,
     harness,
     open_modal,
+    pdf_text,
     select_,
     tally,
     text,
@@ -178,6 +179,14 @@ def test_a_requested_recount_cites_its_own_law_from_the_cost_to_the_certificates
     for words in law.report:
         assert words in everything, words
     no_1306(everything)
+
+    # The case record, as a document: each step of its timeline cites the law's provision for it.
+    harness.command(f"record {case_id}", user=VIEWER)
+    stem = f"recount-case-{case_id}-record"
+    files = {f["name"]: f for f in harness.slack.state.files().values() if f["name"].startswith(stem)}
+    pdf = pdf_text(harness.slack.state.file_content(files[f"{stem}.pdf"]["id"]))
+    assert law.report[0].split("Under ")[1].split(" I notify")[0] in pdf
+    no_1306(pdf)
 
 
 @pytest.mark.parametrize("law", LAWS, ids=lambda law: law.key)
