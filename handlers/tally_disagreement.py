@@ -33,9 +33,9 @@ def announce_disagreement(ix: Interaction, case: CaseView, summary: TallySummary
                           disagreement: DisagreementLine) -> None:
     """Post the disagreement in the case's thread and send it to both people who entered (once each)."""
     blocks = disagreement_blocks(disagreement, contest=case.contest, case_id=case.id,
-                                 double_entry=summary.double_entry)
+                                 double_entry=summary.double_entry, cited=cites(case).tally)
     text = disagreement_text(disagreement, contest=case.contest, case_id=case.id,
-                             double_entry=summary.double_entry)
+                             double_entry=summary.double_entry, cited=cites(case).tally)
     post_in_thread(ix.services, case, text, blocks=blocks)
     for person in dict.fromkeys((disagreement.first.entered_by, disagreement.second.entered_by)):
         dm(ix, person, text, blocks, key=f"tally.disagreement:{disagreement.second.row_id}:{person}")

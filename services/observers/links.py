@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from rules.statute import cite
 from services.election_law import cites_of
 from services.errors import NotFound
 from services.public_url import public_base_url
@@ -27,7 +26,6 @@ OBSERVE_PATH = "/observe/"
 LINK_LIFETIME = dt.timedelta(days=30)
 # A second click of "Share observers' link" by the same person within this time is the same click: no new link.
 SHARE_GRACE = dt.timedelta(minutes=1)
-CITATION = cite("(1)")
 
 
 def observer_link(token: str, base: str | None = None) -> str:

@@ -49,7 +49,7 @@ def withdraw_request(services: Services, *, team_id: str, request_id: int, actor
             raise already_decided(row)
         seals.mark(session, row)  # written by the Core UPDATE above, unseen by the ORM
         # The provision the request was made under, in the election's own law (1306(2)(a), 31-10-1207(2), ...).
-        citation = law_of(session.get(Election, row.contest.election_id)).requesting.provision.citation
+        citation = law_of(session.get_one(Election, row.contest.election_id)).requesting.provision.citation
         audit.append(session, actor=actor, action="request.withdrawn", entity="recount_request", entity_id=row.id,
                      before={"status": RequestStatus.PENDING.value},
                      after={"status": RequestStatus.WITHDRAWN.value, "note": note, "citation": citation,
