@@ -61,7 +61,8 @@ def started_text(case: CaseView) -> str:
                  f"collected and held for the recount's expenses ({cites(case).payment}).")
         name = "requested_recount_deadline"
     else:
-        text += f" Ordered by the designated election official; the governing body pays ({cites(case).notice})."
+        payer = cites(case).law.automatic_payer
+        text += f" Ordered by the designated election official; {payer.who} pays ({payer.provision.citation})."
         name = "automatic_recount_deadline"
         if case.notices_outstanding:
             text += (f"\n:warning: {case.notices_outstanding} notice(s) of the recount owed under {cites(case).notice} are "
@@ -70,5 +71,6 @@ def started_text(case: CaseView) -> str:
     if deadline is not None:
         text += f"\nComplete no later than *{day(deadline.due_date)}*" + (" (estimate)" if deadline.estimated else "") \
             + f" ({deadline.citation})."
-    return text + (f"\nAffected candidates and issue committees may be present and observe ({cites(case).notice}). Tally on "
+    observers = cites(case).law.notice.observers
+    return text + (f"\n{observers[:1].upper()}{observers[1:]} may be present and observe ({cites(case).notice}). Tally on "
                    f"sheets other than those used at the election ({cites(case).tally}).")
