@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from rules.tally import FIRST, SECOND, CountMethod, TallySheet, accept_sheets
 from services.conduct.tally import as_sheet, election_sheets, original_contest, returns_units, standing_sheets
-from services.election_law import cites_of
+from services.election_law import cites_of, law_of
 from services.errors import NotFound, UserError
 from services.services import Services
 from storage.models import RecountCase, TallySheetRow
@@ -87,7 +87,8 @@ def tally_summary(session: Session, case: RecountCase) -> TallySummary | None:
     contest = original_contest(session, case)
     rows = standing_sheets(session, case.id)
     state = accept_sheets([as_sheet(r) for r in rows], contest=contest, expected_units=tuple(case.expected_units),
-                          double_entry=case.double_entry, election_sheet_ids=election_sheets(case))
+                          double_entry=case.double_entry, election_sheet_ids=election_sheets(case),
+                          law=law_of(case.contest.election))
 
     def line(row: TallySheetRow) -> EntryLine:
         return EntryLine(row.id, row.sheet_id, row.unit, row.entry, row.entered_by,

@@ -19,7 +19,7 @@ from services.conduct.tally import (
     standing_sheets,
     tally_state,
 )
-from services.election_law import cites_of
+from services.election_law import cites_of, law_of
 from services.errors import NotFound, UserError
 from services.services import Services
 from services.wording import echoed
@@ -115,10 +115,11 @@ def enter_sheet(services: Services, *, workspace_id: int, case_id: int, sheet_id
             if as_sheet(row).same_entry_as(sheet):
                 return SheetEntered(row.id, False, set_up_tally_state(session, case), sheet)
         entered = [as_sheet(r) for r in rows]
+        law = law_of(case.contest.election)
         before = accept_sheets(entered, contest=contest, expected_units=expected, double_entry=case.double_entry,
-                               election_sheet_ids=used_at_election)
+                               election_sheet_ids=used_at_election, law=law)
         after = accept_sheets([*entered, sheet], contest=contest, expected_units=expected,
-                              double_entry=case.double_entry, election_sheet_ids=used_at_election)
+                              double_entry=case.double_entry, election_sheet_ids=used_at_election, law=law)
         added = [p for p in after.problems if p not in before.problems]
         if added:
             raise _refused(added)

@@ -3,8 +3,8 @@ The example election (Tue 2026-11-03) imported under each law, end to end throug
 
 - a requested recount of "Pine Ridge Metropolitan District - Director" (Sam Okafor, who lost, received on day 10,
   Fri 11-13: inside 31-10-1207(2)'s ten days and 1-10.5-106(2)'s tenth to twenty-second day, notarized where
-  1-10.5 asks it): its cost, the notice of cost, the payment, completion, the recount report, the notice of the
-  results and the certificates;
+  1-10.5 asks it): its cost, the notice of cost, the payment, the observers' page, a correction of the survey on the
+  evidence, completion, the recount report, the notice of the results, the certificates and the case record;
 - an automatic recount of the two-seat "Cherry Creek Valley Water and Sanitation District - Director" that leaves a
   tie for the last seat: completion, the lot's modal and its record, decided by the law's own tie section
   (31-10-1204: the clerk and the clerk's assistant; 1-11-102: the board of canvassers).
@@ -14,6 +14,7 @@ Every message, card and modal shown is collected and searched for "1-13.5-1306" 
 from __future__ import annotations
 
 import datetime as dt
+import html
 import re
 from dataclasses import dataclass
 
@@ -45,7 +46,9 @@ from tests.flows.test_completion_flow import (  # noqa: F401  (harness: the fixt
     thread_texts,
     when,
 )
+from tests.flows.test_correction_during_counting import OBSERVE
 from tests.flows.test_lot_flow import CHERRY, CHERRY_TIED, REED, lot_values
+from tests.flows.test_returns_modal import correction_form, counts, reason
 from tests.support.assistants import record_an_assistant
 from tests.support.notices import give_all_notices
 from tests.support.slack_app import CHANNEL, OFFICIAL, STAFF, TEAM, VIEWER, text_of
@@ -62,6 +65,7 @@ class Law:
     report: tuple[str, ...]  # what the completed recount's report, notice and certificates cite
     tie: str  # the tie section
     drawn_by: str
+    evidence: str  # the power to correct the survey of returns on the evidence
 
 
 LAWS = (
@@ -75,7 +79,7 @@ LAWS = (
          "Completion. Under C.R.S. 31-10-1207(2) the recount must be completed no later than the fifteenth day "
          "after the election, that is, by Wednesday, November 18, 2026."),
         ("Under C.R.S. 31-10-1207(6) I notify you of the results", "*Certificates of election* (C.R.S. 31-10-1207(6))"),
-        "C.R.S. 31-10-1204", "the clerk and the clerk's assistant"),
+        "C.R.S. 31-10-1204", "the clerk and the clerk's assistant", "C.R.S. 31-10-1207(4)"),
     Law("1-10.5", True,
         ("Under C.R.S. 1-10.5-106(2) a recount that the law does not otherwise require",
          "Cost. As C.R.S. 1-10.5-106(2) requires, I have determined",
@@ -87,7 +91,7 @@ LAWS = (
          "Completion. Under C.R.S. 1-10.5-106(2); 1-10.5-102(2) the recount must be completed no later than the "
          "thirty-first day after the election, that is, by Friday, December 4, 2026."),
         ("Under C.R.S. 1-10.5-107(4), (5) I notify you of the results", "*Certificates of election* (C.R.S. 1-11-103(1))"),
-        "C.R.S. 1-11-102", "the board of canvassers (the canvass board)"),
+        "C.R.S. 1-11-102", "the board of canvassers (the canvass board)", "C.R.S. 1-10.5-107(3)"),
 )
 
 
@@ -162,12 +166,19 @@ def test_a_requested_recount_cites_its_own_law_from_the_cost_to_the_certificates
                           "payment.reference": text("check 1042"), "payment.received_by": text("Dana Clerk")},
                    user=STAFF)
 
-    # Counting, then completing (the result stands) and the notice of the results.
+    # Counting; the observers' page; a correction of the survey on the evidence (the law's power to correct).
     assert start_counting(services, workspace_id=workspace_id, case_id=case_id, actor=OFFICIAL)
     set_up_count(services, workspace_id=workspace_id, case_id=case_id, method="paper", units=None,
                  double_entry=False, actor=STAFF)
     harness.settle()
-    tally(harness, case_id, (845, 611), (702, 590))
+    before = len(harness.slack.calls_to("response_url"))
+    harness.click(current(harness, card), "observers.share", user=STAFF)
+    [path] = OBSERVE.findall(harness.wait("response_url", count=before + 1)[-1].args["text"])
+    view = correction_form(harness)
+    harness.submit(view, {**counts(view, **{DANA: 840}), **reason("five ballots cast by non-electors")})
+    harness.settle()
+    assert f"five ballots cast by non-electors ({law.evidence})" in thread_texts(harness, card)[-1]
+    tally(harness, case_id, (840, 611), (702, 590))
     view = open_modal(harness, card, "case.complete")
     assert harness.submit(view, {"complete.actual_cost": text("350.00")}).body in (b"", b"{}")
     assert f"*{DANA}*" in text_of(current(harness, card))
@@ -175,7 +186,7 @@ def test_a_requested_recount_cites_its_own_law_from_the_cost_to_the_certificates
     harness.submit(view, {"results.given_by": text("Dana Clerk"), "results.method": select_("email"),
                           "results.given_at": when(services.now())}, user=STAFF)
 
-    everything = shown(harness)
+    everything = shown(harness) + html.unescape(harness.get(path).body.decode())
     for words in law.report:
         assert words in everything, words
     no_1306(everything)
