@@ -227,5 +227,5 @@ def _announce_sheet(ix: Interaction, case: CaseView, result: SheetEntered) -> No
         text = f":memo: {head} It checks entry 1."
     text += f" Tally: *{progress_text(summary)}* ({cites(case).tally})."
     if summary.complete:
-        text += " Every unit expected is tallied: the recount can be completed (C.R.S. 1-13.5-1306(6))."
+        text += f" Every unit expected is tallied: the recount can be completed ({cites(case).results})."
     post_in_thread(ix.services, case, text)

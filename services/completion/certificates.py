@@ -25,7 +25,6 @@ from sqlalchemy.orm import Session
 
 from rules.calendar import DENVER
 from rules.conflicts import CaseStep
-from rules.statute import cite
 from services.completion.complete import CERTIFICATE_LIFETIME, CertificateLine
 from services.conduct.owed import note_duties
 from services.documents.certificate import CertificateFacts, certificate_pdf
@@ -47,7 +46,6 @@ _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 DELIVERY_METHODS = ("in person", "mail", "certified mail", "email", "other")
 NAME_LIMIT = 200
 RENEW_GRACE = dt.timedelta(minutes=2)
-CITATION = cite("(6)")
 # A candidate's name in a download's file name: at most this many characters (a name may be 300 characters,
 # and more in a database that does not enforce its columns' lengths), so the header stays small.
 FILENAME_NAME_LIMIT = 60
