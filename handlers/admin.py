@@ -11,6 +11,8 @@ from handlers.interaction import Interaction
 from handlers.slack_text import channel_link, esc, mention, outgoing
 from handlers.subcommands import SUBCOMMANDS, split_args
 from rules.deadlines import CompletionRollover
+from rules.laws import LAWS
+from rules.laws.profile import Part
 from rules.margin import MultiSeatRule
 from services.documents.glyphs import ensure_printable
 from services.errors import UserError
@@ -207,7 +209,7 @@ def _signer(ix: Interaction, key: str, value: str) -> None:
     ix.tell(f"{key} is now {esc(getattr(settings, field)) if getattr(settings, field) else 'unset'}. The signature "
             f"line of the certificates of election made from now on reads: "
             f"{esc(settings.official_name + ', ' if settings.official_name else '')}{esc(settings.official_title)} "
-            "(C.R.S. 1-13.5-1306(6)); certificates already made keep theirs. Recorded in the audit log.")
+            f"({every_law(Part.CERTIFICATE)}); certificates already made keep theirs. Recorded in the audit log.")
 
 
 def _approvals_channel(ix: Interaction, channel: str | None) -> None:
@@ -223,7 +225,7 @@ def _approvals_channel(ix: Interaction, channel: str | None) -> None:
     try:
         # Saying so in the channel also proves the bot can post there.
         ix.client.chat_postMessage(channel=channel, text=outgoing(
-            f"Recount requests (C.R.S. 1-13.5-1306(2)(a)) will be posted here for approval; set by "
+            f"Recount requests ({every_law(None)}) will be posted here for approval; set by "
             f"{mention(ix.user_id)}."))
     except SlackApiError as exc:
         error = exc.response.get("error")
@@ -234,3 +236,10 @@ def _approvals_channel(ix: Interaction, channel: str | None) -> None:
         return
     ix.tell(f"approvals-channel is now {channel_link(channel)}: accepted recount requests are posted there for "
             "approval. Recorded in the audit log.")
+
+
+def every_law(part: Part | None) -> str:
+    """An office-wide setting reaches elections under every law: each law's provision for `part` (None: where it
+    lets an interested party request a recount), "C.R.S. 1-13.5-1306(6); C.R.S. 31-10-1207(6); C.R.S. 1-11-103(1)"."""
+    cited = [law.cite(part) if part is not None else law.requesting.provision.citation for law in LAWS.values()]
+    return "; ".join(dict.fromkeys(cited))

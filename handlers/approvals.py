@@ -19,6 +19,7 @@ import logging
 from slack_sdk.errors import SlackApiError
 
 from handlers.blocks.common import esc, message_modal
+from handlers.blocks.law_cites import cites
 from handlers.blocks.request_modal import TITLE, decision_modal
 from handlers.cards import as_one_unit, post_case_card, post_in_thread
 from handlers.ids import Action, Block, View
@@ -27,6 +28,7 @@ from handlers.registry import Registry
 from handlers.requests import permalink, post_in_request_thread, refresh_request_card
 from handlers.slack_text import channel_link, link, mention, said
 from handlers.view_state import metadata_of, typed
+from rules.laws import DEFAULT_LAW
 from services.conduct import cases
 from services.errors import UserError
 from services.requests import decision as request_decision
@@ -133,11 +135,21 @@ def _post_case(ix: Interaction, request: RequestView) -> None:
     card = f" ({link(case_link, 'its card')})" if case_link else ""
     request_ref = link(request_link, f"recount request #{request.id}") if request_link \
         else f"recount request #{request.id}"
+    opened = cases.case_view(ix.services, case.id)
     with ix.services.db.transaction():  # both links, or neither
         post_in_request_thread(ix.services, request,
-                               f":ballot_box_with_ballot: Recount case #{case.id}{card} is open: notice under "
-                               "C.R.S. 1-13.5-1306(2)(b)(I), then the cost, the requester's notice of it and its "
-                               "collection ((2)(b)(II)–(IV)) before counting.")
-        post_in_thread(ix.services, cases.case_view(ix.services, case.id),
+                               f":ballot_box_with_ballot: Recount case #{case.id}{card} is open: {_before(opened)} "
+                               "before counting.")
+        post_in_thread(ix.services, opened,
                        f"Opened on the approval of {request_ref} by {mention(ix.user_id)}: "
                        f"{esc(request.decision_note or '')}")
+
+
+def _before(case: cases.CaseView) -> str:
+    """What comes before counting, in the election's law: 1306 numbers the steps (2)(b)(I)-(IV); 31-10-1207(2) and
+    1-10.5-106(2) say them in one provision."""
+    c = cites(case)
+    if c.law.key == DEFAULT_LAW.key:
+        return ("notice under C.R.S. 1-13.5-1306(2)(b)(I), then the cost, the requester's notice of it and its "
+                "collection ((2)(b)(II)–(IV))")
+    return f"notice under {c.notice}, then the cost, the requester's notice of it and its collection ({c.pre_count})"

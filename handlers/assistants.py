@@ -7,6 +7,7 @@ import re
 
 from handlers.blocks.assistant_modal import NO, YES, assistants_modal, finding_line
 from handlers.blocks.common import esc
+from handlers.blocks.law_cites import cites
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.conduct_common import after_modal, case_number, clicked_case, metadata_case, open_modal
 from handlers.ids import Action, Block, View
@@ -16,7 +17,6 @@ from handlers.slack_text import mention
 from handlers.subcommands import SUBCOMMANDS
 from handlers.view_state import selected, typed, value_of
 from rules.money import money
-from rules.statute import cite
 from services.conduct import assistants, cases
 from services.conduct.assistants import AssistantInput, AssistantsRecorded
 from services.conduct.cases import CaseView
@@ -105,7 +105,9 @@ def submit_assistants(ix: Interaction) -> None:
         if not name:
             errors[Block.ASSISTANT_NAME.value] = "Give the assistant's name."
         if not capacity:
-            errors[Block.ASSISTANT_CAPACITY.value] = f"Choose the capacity in which they assist ({cite('(3)')})."
+            errors[Block.ASSISTANT_CAPACITY.value] = (
+                "Choose the capacity in which they assist "
+                f"({cites(cases.case_view(ix.services, case_id, workspace_id=workspace_id)).conduct}).")
         days, problem = _days(raw_days)
         if problem:
             errors[Block.ASSISTANT_DAYS.value] = problem
@@ -155,7 +157,7 @@ def submit_assistants(ix: Interaction) -> None:
                 post_in_thread(ix.services, other, f":busts_in_silhouette: The persons who prepared the official "
                                f"abstract of {esc(other.election)} were changed by {mention(ix.user_id)} (in case "
                                f"#{case.id}): {_names(result.summary.preparers)}. The card shows the new review "
-                               f"({cite('(3)')}).")
+                               f"({cites(case).conduct}).")
 
 
 def _names(names: tuple[str, ...]) -> str:
@@ -173,7 +175,7 @@ def review_text(case: CaseView, result: AssistantsRecorded, actor: str) -> str:
     lines = [f":busts_in_silhouette: *Assistants* of the recount of {esc(case.contest)} — {mention(actor)} "
              + "; ".join(done) + "."]
     if summary.assistants:
-        lines.append(f"*Review under {cite('(3)')}* — {len(summary.assistants)} assistant"
+        lines.append(f"*Review under {cites(case).conduct}* — {len(summary.assistants)} assistant"
                      f"{'s' if len(summary.assistants) != 1 else ''}:")
         lines += [f"• {finding_line(f)}" for f in summary.findings[:15]]
         if len(summary.findings) > 15:

@@ -9,20 +9,25 @@ the notice of it, as a letter ready to send. This module holds what the three sh
 from __future__ import annotations
 
 from handlers.blocks.common import denver
+from handlers.blocks.law_cites import case_law
 from handlers.interaction import Interaction
 from handlers.slack_text import mention
 from services.conduct import cases
 from services.conduct.cases import CaseView
 
-AUTOMATIC = ("This is an automatic recount: the governing body pays for it (C.R.S. 1-13.5-1306(1)); there is no "
-             "cost to determine or collect from anyone.")
+
+def automatic(case: CaseView) -> str:
+    """Who pays an automatic recount, under the election's law (1306(1): the governing body)."""
+    payer = case_law(case).automatic_payer
+    return (f"This is an automatic recount: {payer.who} pays for it ({payer.provision.citation}); there is no "
+            "cost to determine or collect from anyone.")
 
 
 def clicked_case(ix: Interaction) -> CaseView | None:
     """The case of the clicked button, or None (the person was told why) when its money cannot change."""
     case = cases.case_view(ix.services, int(ix.body["actions"][0]["value"]), workspace_id=ix.member.workspace_id)
     if not case.requested:
-        ix.tell(AUTOMATIC)
+        ix.tell(automatic(case))
         return None
     if case.counting_started_at is not None:
         ix.tell(f"Counting began {denver(case.counting_started_at)} ({mention(case.counting_started_by)}); the cost "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from handlers.blocks.common import denver, esc
 from handlers.blocks.completion_modals import delivery_modal
+from handlers.blocks.law_cites import cites
 from handlers.blocks.recount_report import certificate_link_line
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Action, Block, View
@@ -16,7 +17,6 @@ from handlers.registry import Registry
 from handlers.slack_text import mention
 from handlers.view_state import metadata_of, moment_picked, selected, typed
 from rules.conflicts import CaseStep
-from rules.statute import cite
 from services.completion import certificates as certs
 from services.conduct import cases
 from services.errors import UserError
@@ -90,7 +90,7 @@ def submit_delivery(ix: Interaction) -> None:
     post_in_thread(ix.services, case,
                    f":scroll: Certificate of election delivered to *{esc(certificate.candidate)}*, recorded by "
                    f"{mention(ix.user_id)}: delivered by {esc(certificate.delivered_by or '')} "
-                   f"({esc(certificate.delivery_method or '')}), {denver(certificate.delivered_at)} ({cite('(6)')}).")
+                   f"({esc(certificate.delivery_method or '')}), {denver(certificate.delivered_at)} ({cites(case).certificate}).")
 
 
 @as_one_unit

@@ -1,6 +1,7 @@
 """`/recount committee "<ballot question>" "<committee>" [for <choice>]`."""
 from __future__ import annotations
 
+from handlers.blocks.law_cites import cites
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.interaction import Interaction
 from handlers.slack_text import esc, mention
@@ -31,4 +32,4 @@ def committee_command(ix: Interaction, args: str) -> None:
         refresh_card(ix.services, case)
         post_in_thread(ix.services, case, f"Issue committee {esc(added.committee)}{supports} added by "
                                           f"{mention(ix.user_id)}; it is owed notice of the recount "
-                                          "(C.R.S. 1-13.5-1306(1)).")
+                                          f"({cites(case).notice}).")

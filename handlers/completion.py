@@ -17,6 +17,7 @@ from slack_sdk.errors import SlackApiError
 
 from handlers.blocks.common import denver, esc
 from handlers.blocks.completion_modals import balance_modal, complete_modal, results_notice_modal
+from handlers.blocks.law_cites import cites
 from handlers.blocks.recount_report import (
     certificates_text,
     report_blocks,
@@ -35,7 +36,6 @@ from handlers.slack_text import mention
 from handlers.view_state import case_form, date_picked, moment_picked, selected, shown_blocks, typed
 from rules.conflicts import CaseStep
 from rules.money import format_money, money
-from rules.statute import cite
 from services.completion import certificates as certs
 from services.completion import complete as completion
 from services.completion.certificates import certificate_link
@@ -81,10 +81,10 @@ def not_ready_text(case: CaseView, readiness: Readiness | None) -> str:
         return "Counting has not started for this recount; start it from the card, tally, then complete it."
     if not readiness.set_up:
         return ("The count is not set up yet: say how it is counted and which units are expected, enter the tally "
-                f"sheets ({cite('(5)')}), then complete the recount.")
+                f"sheets ({cites(case).tally}), then complete the recount.")
     tallied, expected = readiness.progress
     lines = [f":no_entry: The recount cannot be completed yet: not every unit is tallied ({tallied:,} of "
-             f"{expected:,}, {cite('(5)')})."]
+             f"{expected:,}, {cites(case).tally})."]
     if readiness.missing_units:
         shown = [esc(u or "the whole contest") for u in readiness.missing_units[:30]]
         more = len(readiness.missing_units) - len(shown)
@@ -192,7 +192,7 @@ def upload_certificates(ix: Interaction, case: CaseView, certificates: tuple[Cer
         response = ix.client.files_upload_v2(
             file_uploads=files, channel=case.channel_id, thread_ts=case.card_ts,
             initial_comment=f":page_facing_up: The certificate{'s' if len(files) != 1 else ''} of election as PDF, "
-                            f"to print, sign and deliver ({cite('(6)')}).")
+                            f"to print, sign and deliver ({cites(case).results}).")
     except SlackApiError as exc:
         log.warning("case %s: uploading the certificates failed: %s", case.id, exc.response.get("error"))
         ix.tell(":warning: The certificates of election could not be uploaded into the case's thread; their links "
@@ -210,7 +210,7 @@ def open_results_notice(ix: Interaction) -> None:
     view = case.completion
     if view is None or not view.completed:
         ix.tell("The recount is not complete yet; the governing body is notified of its results afterwards "
-                f"({cite('(6)')}).")
+                f"({cites(case).results}).")
         return
     if view.results_notice_at is not None and not view.amended_notice_owed:
         ix.tell(f"The notice of the results was already recorded: given by {esc(view.results_notice_by or '')} by "
@@ -261,7 +261,7 @@ def submit_results_notice(ix: Interaction) -> None:
         ("Notice of the results", view.results_notice_by, view.results_notice_method, view.results_notice_at))
     post_in_thread(ix.services, case,
                    f":white_check_mark: {what} to {esc(body)} recorded by {mention(ix.user_id)}: given by "
-                   f"{esc(by or '')} by {esc(method or '')}, {denver(at)} ({cite('(6)')}).")
+                   f"{esc(by or '')} by {esc(method or '')}, {denver(at)} ({cites(case).results}).")
 
 
 # ------------------------------------------------------------------ (2)(c): the balance due
@@ -311,7 +311,7 @@ def submit_balance(ix: Interaction) -> None:
     refresh_card(ix.services, case)
     text = (f":moneybag: Balance payment of *{format_money(collected.amount)}* recorded by {mention(ix.user_id)}: "
             f"{esc(method)}, ref. {esc(reference)}, received by {esc(received_by)} on {received_on or ix.services.today():%a %Y-%m-%d} "
-            f"({cite('(2)(c)')}). Written to "
+            f"({cites(case).payment}). Written to "
             f"the ledger: balance collected {format_money(collected.amount)}")
     if collected.expense:
         text += f"; expense {format_money(collected.expense)}, the rest of the actual cost of the recount"

@@ -10,6 +10,7 @@ from slack_sdk.errors import SlackApiError
 from handlers.blocks.common import esc
 from handlers.blocks.cost_modal import ASSISTANTS, BOARD, GB_DESCRIPTION, PerDayGroup, cost_modal
 from handlers.blocks.cost_notice import cost_notice_letter, letter_blocks, letter_text
+from handlers.blocks.law_cites import cites
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.case_money import clicked_case
 from handlers.conduct_common import after_modal
@@ -20,7 +21,6 @@ from handlers.slack_text import mention
 from handlers.view_state import case_form, typed
 from rules.cost import CostItem, CostItemKind
 from rules.money import format_money, money
-from rules.statute import cite
 from services.conduct import cases
 from services.conduct import money as case_money
 from services.conduct.cases import CaseView
@@ -252,7 +252,7 @@ def _cost_message(case: CaseView, total: Decimal, actor: str) -> str:
     money_view = case.money
     lines = "\n".join(f"• {esc(line)}" for line in money_view.cost_items)
     text = (f":abacus: *Cost of the recount determined: {format_money(total)}* by {mention(actor)} "
-            f"({cite('(2)(b)(II)')})\n{lines}\n*Total: {format_money(total)}*")
+            f"({cites(case).cost})\n{lines}\n*Total: {format_money(total)}*")
     earlier = [line.amount for line in money_view.lines if line.kind == "cost_determined"][:-1]
     if earlier:
         text += f"\nThis replaces the cost determined before, {format_money(earlier[-1])}."
@@ -262,11 +262,11 @@ def _cost_message(case: CaseView, total: Decimal, actor: str) -> str:
         if money_view.paid >= total:
             surplus = money_view.paid - total
             text += (f"\nPaid so far: {format_money(money_view.paid)}, the cost in full"
-                     + (f" and {format_money(surplus)} more, held under {cite('(2)(c)')}" if surplus else "") + ".")
+                     + (f" and {format_money(surplus)} more, held under {cites(case).payment}" if surplus else "") + ".")
         else:
             text += f"\nPaid so far: {format_money(money_view.paid)}; {format_money(money_view.due)} due."
     return text + (f"\nNext: send the requester the notice below and record it with *Record cost notice* "
-                   f"({cite('(2)(b)(III)')}).")
+                   f"({cites(case).cost_notice}).")
 
 
 def letter_signer(ix: Interaction) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from handlers.blocks.common import denver, esc
 from handlers.blocks.cost_notice import cost_notice_modal, cost_notice_recorded
+from handlers.blocks.law_cites import case_law, cites
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.case_money import clicked_case
 from handlers.conduct_common import after_modal
@@ -12,8 +13,8 @@ from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
 from handlers.slack_text import mention
 from handlers.view_state import case_form, moment_picked, selected, typed
+from rules.laws.profile import PaymentTiming
 from rules.money import format_money
-from rules.statute import cite
 from services.conduct import cases
 from services.conduct import money as case_money
 from services.errors import UserError
@@ -34,7 +35,7 @@ def open_cost_notice(ix: Interaction) -> None:
         return
     money_view = case.money
     if money_view.cost_determined is None:
-        ix.tell(f"Determine the cost first ({cite('(2)(b)(II)')}); then notify the requester of it.")
+        ix.tell(f"Determine the cost first ({cites(case).cost}); then notify the requester of it.")
         return
     if money_view.requester_notified_of_current_cost:
         latest = money_view.cost_notices[-1]
@@ -78,5 +79,16 @@ def submit_cost_notice(ix: Interaction) -> None:
                                 at=notice.notified_at, actor=ix.user_id)
     money_view = case.money
     if money_view.due:
-        text += f" {format_money(money_view.due)} is now due from the requester on demand ({cite('(2)(c)')})."
+        text += f" {format_money(money_view.due)} is now due from the requester {_when_due(case)} ({cites(case).payment})."
     post_in_thread(ix.services, case, text)
+
+
+def _when_due(case: cases.CaseView) -> str:
+    """"on demand" (1306(2)(c), 31-10-1207(2)); "in certified funds within one day of the cost determination"
+    (1-10.5-106(2))."""
+    payment = case_law(case).payment
+    if payment.timing is PaymentTiming.ON_DEMAND:
+        return "on demand"
+    days = payment.within_days or 1
+    funds = "in certified funds " if payment.certified_funds else ""
+    return f"{funds}within {days} day{'s' if days != 1 else ''} of the cost determination"

@@ -8,13 +8,13 @@ a second click (or a colleague's) is told when and by whom it had started.
 from __future__ import annotations
 
 from handlers.blocks.common import day, denver, esc
+from handlers.blocks.law_cites import cites
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Action
 from handlers.interaction import Interaction
 from handlers.registry import Registry
 from handlers.slack_text import mention
 from rules.money import format_money
-from rules.statute import cite
 from services.conduct import cases, counting
 from services.conduct.cases import CaseView
 from services.conduct.counting import CountingBlocked
@@ -56,19 +56,21 @@ def started_text(case: CaseView) -> str:
             f"{mention(case.counting_started_by)}.")
     if case.requested:
         money = case.money
-        text += (f" All four steps before a requested recount are done ({cite('(2)(b)')}): notice given, cost "
+        text += (f" All four steps before a requested recount are done ({cites(case).pre_count}): notice given, cost "
                  f"{format_money(money.cost_determined)} determined and notified, {format_money(money.paid)} "
-                 f"collected and held for the recount's expenses ({cite('(2)(c)')}).")
+                 f"collected and held for the recount's expenses ({cites(case).payment}).")
         name = "requested_recount_deadline"
     else:
-        text += f" Ordered by the designated election official; the governing body pays ({cite('(1)')})."
+        payer = cites(case).law.automatic_payer
+        text += f" Ordered by the designated election official; {payer.who} pays ({payer.provision.citation})."
         name = "automatic_recount_deadline"
         if case.notices_outstanding:
-            text += (f"\n:warning: {case.notices_outstanding} notice(s) of the recount owed under {cite('(1)')} are "
+            text += (f"\n:warning: {case.notices_outstanding} notice(s) of the recount owed under {cites(case).notice} are "
                      "not recorded as given: affected candidates and issue committees may be present and observe.")
     deadline = case.deadline(name)
     if deadline is not None:
         text += f"\nComplete no later than *{day(deadline.due_date)}*" + (" (estimate)" if deadline.estimated else "") \
             + f" ({deadline.citation})."
-    return text + (f"\nAffected candidates and issue committees may be present and observe ({cite('(1)')}). Tally on "
-                   f"sheets other than those used at the election ({cite('(5)')}).")
+    observers = cites(case).law.notice.observers
+    return text + (f"\n{observers[:1].upper()}{observers[1:]} may be present and observe ({cites(case).notice}). Tally on "
+                   f"sheets other than those used at the election ({cites(case).tally}).")

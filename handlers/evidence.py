@@ -11,12 +11,12 @@ from __future__ import annotations
 from handlers.assistants import one_open_case
 from handlers.blocks.common import context, denver, esc, section
 from handlers.blocks.evidence_modal import (
-    CITATION,
     demand_modal,
     production_button,
     production_modal,
     versions_text,
 )
+from handlers.blocks.law_cites import cites
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.conduct_common import after_modal, case_number, clicked_case, metadata_case, open_modal
 from handlers.ids import Action, Block, View
@@ -96,7 +96,7 @@ def submit_demand(ix: Interaction) -> None:
         return
     refresh_card(ix.services, case)
     demand = result.demand
-    text = (f":page_facing_up: *Documentary evidence demanded* by {mention(ix.user_id)} ({CITATION}): "
+    text = (f":page_facing_up: *Documentary evidence demanded* by {mention(ix.user_id)} ({cites(case).evidence}): "
             f"“{esc(demand.description)}” — of {esc(demand.demanded_of)}, {denver(demand.demanded_at)}. "
             f"{len(result.summary.outstanding)} demand{'s' if len(result.summary.outstanding) != 1 else ''} "
             "outstanding.")
@@ -112,7 +112,8 @@ def open_production(ix: Interaction) -> None:
         raise UserError(words(f"What was produced for this demand was already recorded ({denver(demand.produced_at)}, "
                               "by ", Person(demand.recorded_by), f"): “{demand.produced or ''}”."))
     case = cases.case_view(ix.services, demand.case_id, workspace_id=ix.member.workspace_id)
-    open_modal(ix, production_modal(demand, contest=case.contest, now=ix.services.now()),
+    open_modal(ix, production_modal(demand, contest=case.contest, now=ix.services.now(),
+                                    cited=cites(case).evidence),
                "click *Record what was produced*")
 
 
@@ -153,5 +154,5 @@ def production_text(case: CaseView, result: evidence.EvidenceRecorded, actor: st
     return (f":inbox_tray: *Evidence produced* for the demand “{esc(demand.description)}” "
             f"(of {esc(demand.demanded_of)}, "
             f"{denver(demand.demanded_at)}): “{esc(demand.produced or '')}”, {denver(demand.produced_at)}; recorded by "
-            f"{mention(actor)} ({CITATION}). {left} demand{'s' if left != 1 else ''} outstanding.\n"
+            f"{mention(actor)} ({cites(case).evidence}). {left} demand{'s' if left != 1 else ''} outstanding.\n"
             f"{versions_text(summary)}")

@@ -5,6 +5,7 @@ from handlers.blocks.common import SECTION_TEXT_LIMIT, clip, context, esc, heade
 from handlers.interaction import Interaction
 from handlers.registry import ANYONE
 from handlers.subcommands import SUBCOMMANDS
+from rules.laws import LAWS
 from rules.returns.registry import KNOWN_AS, READERS
 
 
@@ -26,8 +27,9 @@ def help_blocks(role_text: str) -> list[dict]:
         lines.append(f"`{sub.usage}` — {sub.summary} _({needs})_")
     return [
         header("recount-bot"),
-        section("Recounts for Colorado local-government elections under C.R.S. 1-13.5-1306. Every decision shows "
-                "its arithmetic and the subsection it applies."),
+        section("Recounts for Colorado local-government elections under the recount law each election runs under: "
+                + "; ".join(law.named for law in LAWS.values())
+                + ". Every decision shows its arithmetic and the subsection it applies."),
         section("\n".join(lines)),
         section(formats_text()),
         context(f"Your role here: {role_text}. A recount is automatic when the difference between the highest and "

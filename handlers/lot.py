@@ -8,6 +8,7 @@ A second click or a retried submission records nothing more and says what was re
 from __future__ import annotations
 
 from handlers.blocks.common import denver
+from handlers.blocks.law_cites import cites
 from handlers.blocks.lot_modal import TIED_SHOWN, lot_modal
 from handlers.blocks.lot_report import lot_blocks, lot_result, lot_text
 from handlers.blocks.recount_report import (
@@ -25,8 +26,7 @@ from handlers.registry import Registry
 from handlers.slack_text import mention
 from handlers.view_state import metadata_of, moment_picked, selected, typed, value_of
 from rules.conflicts import CaseStep
-from rules.lot import LOT_CITATION, CandidateNotice
-from rules.statute import cite
+from rules.lot import CandidateNotice
 from services.completion import lot as lots
 from services.completion.certificates import certificate_link
 from services.conduct import cases
@@ -47,7 +47,7 @@ def register(registry: Registry) -> None:
 def already_recorded(case: cases.CaseView) -> str:
     lot = case.completion.lot
     return (f"The lot for this tie was already recorded by {mention(lot.recorded_by)} ({denver(lot.recorded_at)}): "
-            f"{lot_result(lot)}. Nothing changed ({LOT_CITATION}).")
+            f"{lot_result(lot)}. Nothing changed ({cites(case).tie}).")
 
 
 def open_lot(ix: Interaction) -> None:
@@ -60,7 +60,7 @@ def open_lot(ix: Interaction) -> None:
                               step=CaseStep.CERTIFY)  # a candidate or the requester is told who may, first
     tie = lots.lot_owed(ix.services, workspace_id=workspace_id, case_id=case.id)
     if tie is None:
-        ix.tell(f"This recount left no tie to decide by lot ({LOT_CITATION}); nothing to record.")
+        ix.tell(f"This recount left no tie to decide by lot ({cites(case).tie}); nothing to record.")
         return
     ix.client.views_open(trigger_id=ix.trigger_id, view=lot_modal(case, tie, now=ix.services.now()))
 
@@ -88,7 +88,7 @@ def submit_lot(ix: Interaction) -> None:
         return
     tie = lots.lot_owed(ix.services, workspace_id=workspace_id, case_id=case_id)
     if tie is None:
-        raise UserError(f"This recount left no tie to decide by lot ({LOT_CITATION}); nothing was recorded.")
+        raise UserError(f"This recount left no tie to decide by lot ({cites(case).tie}); nothing was recorded.")
     tied = tie.tied[:TIED_SHOWN]
     text = {name: typed(state, block) for name, block in FIELDS.items()
             if name in ("place", "conducted_by", "witnesses", "method_details")}
@@ -97,7 +97,7 @@ def submit_lot(ix: Interaction) -> None:
     winners = _winners(state, tied)
     errors = {}
     for name, message in (("place", "Say where the lot was drawn."),
-                          ("conducted_by", "Say who drew the lot (the canvass board)."),
+                          ("conducted_by", f"Say who drew the lot ({cites(case).law.tie.drawn_by})."),
                           ("witnesses", "Say who witnessed the drawing.")):
         if not text[name]:
             errors[FIELDS[name].value] = message
@@ -149,7 +149,7 @@ def announce_lot(ix: Interaction, case: cases.CaseView, tokens: dict[int, str]) 
     made = tuple(c for c in view.certificates if c.id in tokens)
     lines = [certificate_link_line(c, certificate_link(tokens[c.id])) for c in made]
     post_in_thread(services, case,
-                   f":scroll: *Certificate of election* ({cite('(6)')}) for the winner of the lot ({LOT_CITATION}). "
+                   f":scroll: *Certificate of election* ({cites(case).certificate}) for the winner of the lot ({cites(case).tie}). "
                    "Print, sign as the designated election official and deliver it; then press *Record delivery* on "
                    "the card.\n" + "\n".join(lines)
                    + "\nAn expired link answers 410 Gone: press *New link* on the card for a fresh one.")

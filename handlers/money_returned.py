@@ -5,6 +5,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from handlers.blocks.common import denver, esc
+from handlers.blocks.law_cites import cites
 from handlers.blocks.money_returned_modal import money_returned_modal
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Action, Block, View
@@ -13,7 +14,6 @@ from handlers.registry import Registry
 from handlers.slack_text import mention
 from handlers.view_state import case_form, moment_picked, selected, typed
 from rules.money import format_money
-from rules.statute import cite
 from services.conduct import cases, duties
 from services.errors import UserError
 from storage.models import Role
@@ -42,7 +42,7 @@ def open_money_returned(ix: Interaction) -> None:
     case = cases.case_view(ix.services, int(ix.body["actions"][0]["value"]), workspace_id=ix.member.workspace_id)
     refund, amount = _owed(case)
     if amount <= 0:
-        ix.tell(f"Nothing is owed back to the requester for this recount ({cite('(2)(d)')}, {cite('(2)(f)')}).")
+        ix.tell(f"Nothing is owed back to the requester for this recount ({cites(case).refund}, {cites(case).leftover}).")
         return
     if case.money_returned is not None:
         at, by, method, reference = case.money_returned

@@ -9,12 +9,12 @@ link was made or revoked, by its number, never its token. Tokens are never logge
 from __future__ import annotations
 
 from handlers.blocks.common import denver
+from handlers.blocks.law_cites import cites
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.ids import Action
 from handlers.interaction import Interaction
 from handlers.registry import Registry
 from handlers.slack_text import link, mention
-from rules.statute import cite
 from services.conduct import cases
 from services.observers import links
 from storage.models import Role
@@ -44,12 +44,12 @@ def share(ix: Interaction) -> None:
     # nobody has: shown on the card, harmless, revocable).
     ix.tell(f":eyes: *Observers' link #{made.id}* for the recount of the contest on this card — only you see this "
             f"message:\n{link(url, url)}\nIt shows the recount's status, the count as it proceeds, the result and "
-            f"the certificates, read-only and without a Slack account ({cite('(1)')}). It works until "
+            f"the certificates, read-only and without a Slack account ({cites(case).notice}). It works until "
             f"{denver(made.expires_at)} unless revoked from the card. Give it to the candidates, issue committees "
             "and watchers who may observe; anyone who has it can open it.")
     refresh_card(ix.services, case)
     post_in_thread(ix.services, case, f":eyes: Observers' link #{made.id} made by {mention(ix.user_id)}, works until "
-                                      f"{denver(made.expires_at)}; the link was shown only to them ({cite('(1)')}).")
+                                      f"{denver(made.expires_at)}; the link was shown only to them ({cites(case).notice}).")
 
 
 @as_one_unit

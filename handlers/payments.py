@@ -6,6 +6,7 @@ import datetime as dt
 from decimal import Decimal
 
 from handlers.blocks.common import esc
+from handlers.blocks.law_cites import cites
 from handlers.blocks.payment_modal import payment_modal
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.case_money import clicked_case
@@ -16,7 +17,6 @@ from handlers.registry import Registry
 from handlers.slack_text import mention
 from handlers.view_state import case_form, date_picked, selected, typed
 from rules.money import format_money, money
-from rules.statute import cite
 from services.conduct import cases
 from services.conduct import money as case_money
 from services.conduct.cases import CaseView
@@ -87,17 +87,17 @@ def _payment_message(case: CaseView, amount: Decimal, method: str, reference: st
                      received_on: dt.date, actor: str) -> str:
     money_view = case.money
     text = (f":moneybag: Payment of *{format_money(amount)}* recorded by {mention(actor)}: {esc(method)}, ref. "
-            f"{esc(reference)}, received by {esc(received_by)} on {received_on:%a %Y-%m-%d} ({cite('(2)(c)')}).")
+            f"{esc(reference)}, received by {esc(received_by)} on {received_on:%a %Y-%m-%d} ({cites(case).payment}).")
     cost, paid = money_view.cost_determined, money_view.paid
     if cost is None:
-        return text + f" No cost is determined yet; {format_money(paid)} paid is held ({cite('(2)(c)')})."
+        return text + f" No cost is determined yet; {format_money(paid)} paid is held ({cites(case).payment})."
     if paid < cost:
         return text + (f" Paid {format_money(paid)} of {format_money(cost)}: *{format_money(money_view.due)} still "
-                       f"due*. Counting waits until the cost is collected in full ({cite('(2)(b)(IV)')}).")
-    text += f" Paid {format_money(paid)} of {format_money(cost)}: the cost is collected ({cite('(2)(b)(IV)')})."
+                       f"due*. Counting waits until the cost is collected in full ({cites(case).collection}).")
+    text += f" Paid {format_money(paid)} of {format_money(cost)}: the cost is collected ({cites(case).collection})."
     if paid > cost:
-        text += (f" {format_money(paid - cost)} more than the cost is held with it ({cite('(2)(c)')}); what the "
-                 f"recount does not use is returned afterwards ({cite('(2)(f)')}).")
+        text += (f" {format_money(paid - cost)} more than the cost is held with it ({cites(case).payment}); what the "
+                 f"recount does not use is returned afterwards ({cites(case).leftover}).")
     missing = (case.checklist.numbers.get("missing") if case.checklist else None) or []
     if missing:
         text += " Still to do before counting: " + "; ".join(f"{m['item']} {esc(m['what'])}" for m in missing) + "."

@@ -44,8 +44,10 @@ from handlers.slack_io.outbox import FALLBACK
 from handlers.slack_io.reading_child import ReadAborted
 from handlers.slack_text import channel_link, said
 from handlers.view_state import metadata_of, typed, value_of
+from rules.laws.profile import Part
 from rules.returns import ReturnsError
 from services.conduct import cases
+from services.election_law import law_of_stored
 from services.errors import UserError
 from services.returns import upload as returns_file
 from services.returns.forms import FormErrors
@@ -140,7 +142,7 @@ def submit_preview(ix: Interaction) -> None:
     if remembered.correction and ix.role is not Role.OFFICIAL:
         ix.ack(response_action="errors", errors={field.value: (
             f"{remembered.file_name} changes returns already recorded: a correction of the survey of returns, which "
-            "only a designated election official may save (C.R.S. 1-13.5-1306(4)). Nothing was saved.")})
+            f"only a designated election official may save ({_correcting_under(ix, remembered)}). Nothing was saved.")})
         return
     try:
         already = returns_file.check_before_saving(ix.services, team_id=ix.team_id, target=remembered.target,
@@ -210,3 +212,9 @@ def announce(ix: Interaction, saved: Saved, *, channel_id: str | None) -> None:
     fallback = {"user": ix.user_id, "text": text, "blocks": [hint, *blocks][:MESSAGE_BLOCKS_LIMIT]}
     queue_call(ix.services, "chat.postMessage",
                {"channel": channel_id, "text": text, "blocks": blocks, FALLBACK: fallback}, team_id=ix.team_id)
+
+
+def _correcting_under(ix: Interaction, remembered: PreviewState) -> str:
+    """The election's law's power to correct the survey of returns (1306(4), 31-10-1207(4), 1-10.5-107(3))."""
+    law = law_of_stored(ix.services, team_id=ix.team_id, election_id=remembered.target.election_id)
+    return law.cite(Part.EVIDENCE)

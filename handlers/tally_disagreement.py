@@ -7,6 +7,7 @@ withdrawn entry stays on the record, marked withdrawn.
 from __future__ import annotations
 
 from handlers.blocks.common import button, esc, section
+from handlers.blocks.law_cites import cites
 from handlers.blocks.tally_modal import disagreement_blocks, disagreement_text, progress_text, withdraw_modal
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.conduct_common import after_modal, dm, metadata_case, open_modal, tally_of
@@ -16,14 +17,11 @@ from handlers.registry import Registry
 from handlers.slack_text import mention
 from handlers.view_state import selected, typed
 from rules.corrections import unit_label
-from rules.statute import cite
 from services.conduct import cases, tally_sheets
 from services.conduct.cases import CaseView
 from services.conduct.tally_forms import DisagreementLine, TallySummary
 from services.errors import UserError
 from storage.models import Role
-
-CITATION = cite("(5)")
 
 
 def register(registry: Registry) -> None:
@@ -35,9 +33,9 @@ def announce_disagreement(ix: Interaction, case: CaseView, summary: TallySummary
                           disagreement: DisagreementLine) -> None:
     """Post the disagreement in the case's thread and send it to both people who entered (once each)."""
     blocks = disagreement_blocks(disagreement, contest=case.contest, case_id=case.id,
-                                 double_entry=summary.double_entry)
+                                 double_entry=summary.double_entry, cited=cites(case).tally)
     text = disagreement_text(disagreement, contest=case.contest, case_id=case.id,
-                             double_entry=summary.double_entry)
+                             double_entry=summary.double_entry, cited=cites(case).tally)
     post_in_thread(ix.services, case, text, blocks=blocks)
     for person in dict.fromkeys((disagreement.first.entered_by, disagreement.second.entered_by)):
         dm(ix, person, text, blocks, key=f"tally.disagreement:{disagreement.second.row_id}:{person}")
@@ -97,5 +95,5 @@ def submit_withdraw(ix: Interaction) -> None:
     text = (f":wastebasket: Entry {result.entry} of sheet *{esc(result.sheet_id)}* ({esc(unit_label(result.unit))}),"
             f" entered by {mention(result.entered_by)}, *withdrawn* by {mention(ix.user_id)}: “{esc(result.reason)}”. "
             f"It stays on the record, marked withdrawn. Enter the sheet again with `/recount tally {case.id}` or the "
-            f"button below. Tally: {progress_text(summary)} ({CITATION}).")
+            f"button below. Tally: {progress_text(summary)} ({cites(case).tally}).")
     post_in_thread(ix.services, case, text, blocks=[section(text), enter_button(case.id)])

@@ -5,6 +5,7 @@ is posted in the case's thread."""
 from __future__ import annotations
 
 from handlers.blocks.common import esc
+from handlers.blocks.law_cites import cites
 from handlers.blocks.tally_modal import progress_text, set_up_modal, unit_word
 from handlers.cards import as_one_unit, post_in_thread, refresh_card
 from handlers.conduct_common import after_modal, clicked_case, metadata_case, open_modal, tally_of
@@ -14,13 +15,10 @@ from handlers.registry import Registry
 from handlers.slack_text import mention
 from handlers.view_state import selected, typed, value_of
 from rules.corrections import unit_label
-from rules.statute import cite
 from services.conduct import cases, tally_forms, tally_setup
 from services.conduct.cases import CaseView
 from services.errors import UserError
 from storage.models import Role
-
-CITATION = cite("(5)")
 
 
 def register(registry: Registry) -> None:
@@ -83,5 +81,5 @@ def set_up_text(case: CaseView, actor: str) -> str:
     else:
         sheets = " The tally sheets used at the election are not listed, so recount sheets are not checked against them."
     return (f":clipboard: *Count set up* by {mention(actor)}: {summary.method_label}, {summary.expected:,} {word}s "
-            f"expected{per}: {units}; {entry} ({CITATION}).{sheets} Enter sheets with `/recount tally {case.id}` or "
+            f"expected{per}: {units}; {entry} ({cites(case).tally}).{sheets} Enter sheets with `/recount tally {case.id}` or "
             f"*Enter tally sheet* on the card. {progress_text(summary).capitalize()}.")

@@ -14,6 +14,7 @@ import re
 from slack_sdk.errors import SlackApiError
 
 from handlers.blocks.common import esc
+from handlers.blocks.law_cites import cites
 from handlers.blocks.tally_modal import (
     count_block,
     counts_text,
@@ -32,7 +33,6 @@ from handlers.subcommands import SUBCOMMANDS
 from handlers.tally_disagreement import announce_disagreement
 from handlers.view_state import metadata_of, selected, shown_blocks, typed
 from rules.corrections import unit_label
-from rules.statute import cite
 from services.conduct import cases, tally_forms, tally_sheets
 from services.conduct.cases import CaseView
 from services.conduct.tally_sheets import SheetEntered, SheetRefused
@@ -42,7 +42,6 @@ from storage.models import Role
 log = logging.getLogger("recount_bot.tally")
 MAX_VOTES = 100_000_000
 ERROR_LIMIT = 1500
-CITATION = cite("(5)")
 
 
 def register(registry: Registry) -> None:
@@ -226,7 +225,7 @@ def _announce_sheet(ix: Interaction, case: CaseView, result: SheetEntered) -> No
         text = f":white_check_mark: {head} {esc(unit_label(sheet.unit)).capitalize()} counts (single entry)."
     else:
         text = f":memo: {head} It checks entry 1."
-    text += f" Tally: *{progress_text(summary)}* ({CITATION})."
+    text += f" Tally: *{progress_text(summary)}* ({cites(case).tally})."
     if summary.complete:
-        text += " Every unit expected is tallied: the recount can be completed (C.R.S. 1-13.5-1306(6))."
+        text += f" Every unit expected is tallied: the recount can be completed ({cites(case).results})."
     post_in_thread(ix.services, case, text)

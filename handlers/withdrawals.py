@@ -8,6 +8,7 @@ decided; the form says by whom.
 from __future__ import annotations
 
 from handlers.blocks.common import esc, message_modal
+from handlers.blocks.law_cites import request_law
 from handlers.blocks.request_modal import WITHDRAWAL_TITLE as TITLE
 from handlers.blocks.request_modal import withdrawal_modal
 from handlers.cards import as_one_unit
@@ -20,7 +21,7 @@ from handlers.view_state import metadata_of, typed
 from services.errors import UserError
 from services.requests import views as request_service
 from services.requests.decision import AlreadyDecided
-from services.requests.withdrawal import CITATION, withdraw_request
+from services.requests.withdrawal import withdraw_request
 from storage.models import Role
 
 
@@ -55,5 +56,5 @@ def submit_withdrawal(ix: Interaction) -> None:
     refresh_request_card(ix.services, request)
     post_in_request_thread(ix.services, request,
                            f":leftwards_arrow_with_hook: Withdrawn by the requester, recorded by {mention(ix.user_id)}: "
-                           f"{esc(request.decision_note or '')} ({CITATION})")
+                           f"{esc(request.decision_note or '')} ({request_law(request).requesting.provision.citation})")
     ix.ack()

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from rules.laws import DEFAULT_LAW_KEY, LAWS, LawProfile, UnknownLaw, law_profile
+from rules.laws import DEFAULT_LAW, DEFAULT_LAW_KEY, LAWS, LawProfile, UnknownLaw, law_profile
+from rules.laws.cites import Cites
 from rules.laws.profile import Part
 from services.errors import UserError
 from services.services import Services
@@ -71,6 +72,12 @@ def election_law(election: Election) -> ElectionLaw:
         raise UserError(f"The election {election.name!r} names a recount law this recount-bot does not know: "
                         f"{exc}") from None
     return ElectionLaw(profile, election.law_basis if election.law_basis in BASES else BEFORE)
+
+
+def cites_of(case: RecountCase) -> Cites:
+    """The provisions of the case's election's law that its texts and audit rows cite (issue 22: never 1306's
+    subsections for an election under another law)."""
+    return Cites.of(law_of(case.contest.election))
 
 
 def law_of(election: Election) -> LawProfile:
@@ -170,3 +177,15 @@ def stored_elections(services: Services, *, team_id: str, name: str,
             query = query.where(Election.election_date == election_date)
         return [StoredElection(e.name, e.election_date, e.canvass_date, e.local_government.name, election_law(e))
                 for e in session.scalars(query)]
+
+
+def law_of_stored(services: Services, *, team_id: str, election_id: int | None) -> LawProfile:
+    """The law of the office's stored election `election_id`, for a form that carries only its id (an upload's
+    preview); 1-13.5-1306 when there is none (a new election has no returns to correct)."""
+    if election_id is None:
+        return DEFAULT_LAW
+    with services.db.read() as session:
+        election = session.scalar(
+            select(Election).join(LocalGovernment).join(Workspace, Workspace.id == LocalGovernment.workspace_id)
+            .where(Workspace.slack_team_id == team_id, Election.id == election_id))
+        return law_of(election) if election is not None else DEFAULT_LAW

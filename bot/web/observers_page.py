@@ -12,8 +12,7 @@ import datetime as dt
 import html
 
 from rules.calendar import DENVER
-from rules.statute import TIE_BY_LOT_CITATION, cite
-from services.observers.page import CITATION, OUTCOME_LABEL, STATUS_LABEL, ObserverState, ResultLine, TallyLine
+from services.observers.page import OUTCOME_LABEL, STATUS_LABEL, ObserverState, ResultLine, TallyLine
 
 STYLE = """
 body{font:16px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem;color:#1d1d1d}
@@ -125,7 +124,7 @@ def _tally_html(state: ObserverState) -> str:
     return "".join(parts)
 
 
-def _result_html(result: ResultLine) -> str:
+def _result_html(result: ResultLine, tie_citation: str) -> str:
     rows = "".join(f"<tr><td>{name(c)}</td><td class=n>{before:,}</td><td class=n>{after:,}</td>"
                    f"<td class=n>{after - before:+,}</td></tr>" for c, before, after in result.totals)
     if result.question:
@@ -134,7 +133,7 @@ def _result_html(result: ResultLine) -> str:
         lead = "Elected: " + (", ".join(name(w) for w in result.winners) or "no one yet")
         if result.tied_for_last_seat:
             lead += (f". Tied for the last seat: {', '.join(name(t) for t in result.tied_for_last_seat)}, to be "
-                     f"decided by lot ({h(TIE_BY_LOT_CITATION)})")
+                     f"decided by lot ({h(tie_citation)})")
     return (f"<h2>Result <span class=note>({h(result.citation)})</span></h2>"
             f"<p id=outcome><strong>{h(OUTCOME_LABEL.get(result.outcome, result.outcome))}.</strong> {lead}.</p>"
             f"<p class=note>{h(result.reason)}</p>"
@@ -153,14 +152,14 @@ def live_html(state: ObserverState, token: str) -> str:
         parts.append(f"<p>Completed {when(state.completed_at)}.</p>")
     parts.append(_tally_html(state))
     if state.result:
-        parts.append(_result_html(state.result))
+        parts.append(_result_html(state.result, state.tie_citation))
     if state.certificates:
         links = "".join(f'<li><a href="{h(token)}/certificates/{c.id}" rel="noreferrer">Certificate of election: '
                         f"{name(c.candidate)}</a> ({c.votes:,} votes)</li>" for c in state.certificates)
-        parts.append(f"<h2>Certificates of election <span class=note>({h(cite('(6)'))})</span></h2>"
+        parts.append(f"<h2>Certificates of election <span class=note>({h(state.certificate_citation)})</span></h2>"
                      f"<ul id=certificates>{links}</ul>")
     elif state.result and not state.result.question:
-        parts.append(f"<h2>Certificates of election</h2><p>None issued yet ({h(cite('(6)'))}).</p>")
+        parts.append(f"<h2>Certificates of election</h2><p>None issued yet ({h(state.certificate_citation)}).</p>")
     return "".join(parts)
 
 
@@ -176,7 +175,7 @@ def page_html(state: ObserverState, token: str, *, nonce: str, poll_ms: int, ver
 <h1>{name(state.contest)}</h1>
 <p>{name(state.election)}, {day(state.election_date)}</p>
 <p class=note>Affected candidates and issue committees may be present during and observe the recount
-({h(CITATION)}). This page shows it as the office records it, and updates itself while it is open. The link
+({h(state.observers_citation)}). This page shows it as the office records it, and updates itself while it is open. The link
 works until {when(state.link_expires_at)} unless the office revokes it.</p>
 <p id=live-note aria-live="polite">{h(live_note(state, now))}</p>
 <main id=live>{live_html(state, token)}</main>

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from handlers.blocks.common import context, divider, esc, metadata, modal, option, section
 from handlers.blocks.inputs import input_block, number_input, select_input, text_input
+from handlers.blocks.law_cites import cites
 from handlers.ids import Block, View
 from rules.assistants import Capacity
 from rules.money import format_money
-from rules.statute import DAILY_COMPENSATION_FLOOR, cite
+from rules.statute import DAILY_COMPENSATION_FLOOR
 from services.conduct.assistants import AssistantsSummary, FindingLine, describe
 from services.conduct.cases import CaseView
 
@@ -36,7 +37,7 @@ def assistants_modal(case: CaseView, summary: AssistantsSummary) -> dict:
     floor = format_money(DAILY_COMPENSATION_FLOOR.value)
     blocks: list[dict] = [
         section(f"Who assists in the recount of *{esc(case.contest)}* (case #{case.id})."),
-        context(f"{cite('(3)')}: those who assisted in preparing the official abstract of votes assist; if they "
+        context(f"{cites(case).conduct}: those who assisted in preparing the official abstract of votes assist; if they "
                 "cannot participate, others are appointed as provided in 1-13.5-1301; additional persons qualified "
                 "to be election judges who did not serve as judges may be appointed. Pay: at least "
                 f"{floor} a day ({DAILY_COMPENSATION_FLOOR.citation}), except members of the governing body."),

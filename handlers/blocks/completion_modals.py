@@ -9,11 +9,11 @@ from handlers.blocks.common import context, esc, metadata, modal, section
 from handlers.blocks.completion_section import signer_prompt
 from handlers.blocks.cost_modal import amount_input, received_on_input
 from handlers.blocks.inputs import moment_input, select_input, text_input, word_options
+from handlers.blocks.law_cites import cites
 from handlers.ids import Block, View
 from rules.money import format_money
 from rules.notices_owed import REASON_LIMIT as NOTICES_REASON_LIMIT
 from rules.requests import favored_label
-from rules.statute import cite
 from services.completion.certificates import DELIVERY_METHODS
 from services.completion.complete import RESULTS_NOTICE_METHODS, CertificateLine, CompletionView
 from services.conduct.cases import CaseView
@@ -37,8 +37,8 @@ def _notices_blocks(case: CaseView) -> list[dict]:
     count = case.notices_outstanding
     return [
         section(f":warning: *{count} notice{'' if count == 1 else 's'} of the recount "
-                f"{'is' if count == 1 else 'are'} not recorded as given* ({cite('(1)')}):\n" + "\n".join(owed)),
-        context(f"{cite('(1)')} gives the candidates and committees affected the right to be present during the "
+                f"{'is' if count == 1 else 'are'} not recorded as given* ({cites(case).notice}):\n" + "\n".join(owed)),
+        context(f"{cites(case).notice} gives the candidates and committees affected the right to be present during the "
                 "recount, so its notices come before the recount is completed: completing is refused while one is "
                 "owed. Record each notice on the card, or complete anyway with your reason; the reason is recorded "
                 "with the completion (the reading “owed-with-reason”) and shown with its announcement."),
@@ -64,20 +64,20 @@ def complete_modal(case: CaseView) -> dict:
             section(f"Complete the recount of *{esc(case.contest)}*, requested{favored}.{standing}"),
             context(f"Completing writes the amended count as a new version of the survey of returns (when a vote "
                     f"changed), makes the "
-                    f"certificates of election and settles the requester's money ({cite('(6)')}): a refund of the "
+                    f"certificates of election and settles the requester's money ({cites(case).certificate}): a refund of the "
                     f"payment if the result is reversed in the requester's favor or the amended count is within "
-                    f"½ of 1% {cite('(2)(d)')}; otherwise the return of what the recount did not use "
-                    f"{cite('(2)(f)')} or the balance due on demand {cite('(2)(c)')}. It cannot be undone."),
+                    f"½ of 1% {cites(case).refund}; otherwise the return of what the recount did not use "
+                    f"{cites(case).leftover} or the balance due on demand {cites(case).payment}. It cannot be undone."),
             amount_input(Block.COMPLETE_ACTUAL_COST, "Actual cost of the recount ($)", optional=False,
-                         hint="All expenses incurred in the recount (C.R.S. 1-13.5-1306(2)(c)), not the estimate "
+                         hint=f"All expenses incurred in the recount ({cites(case).payment}), not the estimate "
                               "determined before it."),
         ]
     else:
         blocks += [
-            section(f"Complete the automatic recount of *{esc(case.contest)}* ({cite('(1)')})."),
+            section(f"Complete the automatic recount of *{esc(case.contest)}* ({cites(case).notice})."),
             context(f"Completing writes the amended count as a new version of the survey of returns (when a vote "
                     f"changed) and makes the "
-                    f"certificates of election ({cite('(6)')}). It cannot be undone."),
+                    f"certificates of election ({cites(case).certificate}). It cannot be undone."),
         ]
     blocks += _notices_blocks(case)
     if prompt := signer_prompt(case):
@@ -91,7 +91,7 @@ def results_notice_modal(case: CaseView, view: CompletionView, *, now: dt.dateti
     amended = "Amended notice (with the lot that decided the tie)" if view.amended_notice_owed else "Notice"
     blocks = [
         section(f"{amended} of the results of the recount of *{esc(case.contest)}* to *{esc(body)}*."),
-        context(f"{cite('(6)')}: after the recount the designated election official notifies the governing body "
+        context(f"{cites(case).results}: after the recount the designated election official notifies the governing body "
                 "of the local government of its results. The notice to send is in the case's thread."),
         text_input(Block.RESULTS_GIVEN_BY, "Given by", optional=False, max_length=NAME_LIMIT,
                    placeholder="Name of the person who gave the notice"),
@@ -109,7 +109,7 @@ def balance_modal(case: CaseView, view: CompletionView, *, today: dt.date) -> di
     blocks = [
         section(f"The balance due from {who} for the recount of *{esc(case.contest)}*: *{format_money(outstanding)}* "
                 f"still due of {format_money(view.balance_due)}."),
-        context(f"{cite('(2)(c)')}: the requester pays the cost on demand. The payment is recorded, then spent on the "
+        context(f"{cites(case).payment}: the requester pays the cost on demand. The payment is recorded, then spent on the "
                 "rest of the actual cost of the recount."),
         amount_input(Block.BALANCE_AMOUNT, "Amount ($)", optional=False, initial=f"{outstanding:.2f}"),
         select_input(Block.BALANCE_METHOD, "Method", word_options(PAYMENT_METHODS),
@@ -128,7 +128,7 @@ def delivery_modal(case: CaseView, certificate: CertificateLine, *, now: dt.date
     blocks = [
         section(f"Delivery of the certificate of election to *{esc(certificate.candidate)}* "
                 f"({certificate.votes:,} votes), {esc(case.contest)}."),
-        context(f"{cite('(6)')}: the designated election official makes a certificate of election for each candidate "
+        context(f"{cites(case).certificate}: the designated election official makes a certificate of election for each candidate "
                 "who received the highest number of votes and delivers it to that candidate."),
         text_input(Block.DELIVERY_BY, "Delivered by", optional=False, max_length=NAME_LIMIT,
                    placeholder="Name of the person who delivered it"),

@@ -6,12 +6,13 @@ from __future__ import annotations
 from decimal import Decimal
 
 from handlers.blocks.common import button, context, denver, esc, fields_section, section
+from handlers.blocks.law_cites import cites
 from handlers.blocks.lot_report import amended_notice_line, lot_card_lines, notices_override_text
 from handlers.ids import Action
 from handlers.slack_text import mention
 from rules.duties import DutyKind
+from rules.laws.cites import Cites
 from rules.money import format_money
-from rules.statute import TIE_BY_LOT_CITATION, cite
 from services.completion.complete import CertificateLine, CompletionView
 from services.conduct.cases import CaseView
 
@@ -34,7 +35,7 @@ def ranked_totals(completion: dict) -> list[tuple[str, int, int]]:
     return sorted(((c, before.get(c, 0), v) for c, v in after.items()), key=lambda row: (-row[2], row[0]))
 
 
-def elected_text(completion: dict) -> str:
+def elected_text(completion: dict, c: Cites) -> str:
     """Who received the highest number of votes, as the card and the report say it."""
     totals = completion.get("amended_totals", {})
     seats = completion.get("seats", 1)
@@ -50,7 +51,7 @@ def elected_text(completion: dict) -> str:
     if completion.get("tie_for_last_seat"):
         tied = completion.get("tied_for_last_seat") or []
         text += (f"; {esc(names(tied))} tied for the last {'seat' if completion.get('seats_by_lot') == 1 else 'seats'}"
-                 f", to be decided by lot ({TIE_BY_LOT_CITATION})")
+                 f", to be decided by lot ({c.tie})")
     return text
 
 
@@ -60,7 +61,7 @@ def signer_prompt(case: CaseView) -> str | None:
     if case.certificate_signer or case.contest_kind == "question":
         return None
     return (":pencil2: *No name for the certificates' signature line.* The certificates of election "
-            f"({cite('(6)')}) will carry only the official's title under the signature rule. Set the name first: "
+            f"({cites(case).results}) will carry only the official's title under the signature rule. Set the name first: "
             "`/recount admin setting official-name Your Name`.")
 
 
@@ -76,10 +77,10 @@ def notices_confirmed(case: CaseView) -> str:
     given = len(case.notices)
     if no_committee(case):
         return (f"Only the governing body's notice is recorded as given: no issue committee is recorded for this "
-                f"ballot question, and one affected by the result is owed notice ({cite('(1)')}). ")
+                f"ballot question, and one affected by the result is owed notice ({cites(case).notice}). ")
     if given == 1:
-        return f"The notice of the recount is recorded as given ({cite('(1)')}). "
-    return f"All {given} notices of the recount are recorded as given ({cite('(1)')}). " if given else ""
+        return f"The notice of the recount is recorded as given ({cites(case).notice}). "
+    return f"All {given} notices of the recount are recorded as given ({cites(case).notice}). " if given else ""
 
 
 def _complete_button(case: CaseView) -> dict:
@@ -88,7 +89,7 @@ def _complete_button(case: CaseView) -> dict:
     if not case.requested and not case.notices_outstanding:
         effect = ("Completing cannot be undone." if no_committee(case) else
                   "Completing makes the certificates of election and, if a vote changed, a new version of the survey "
-                  f"of returns ({cite('(6)')}). It cannot be undone.")
+                  f"of returns ({cites(case).results}). It cannot be undone.")
         confirm = {"title": {"type": "plain_text", "text": "Complete the recount?"},
                    "text": {"type": "mrkdwn", "text": notices_confirmed(case) + effect},
                    "confirm": {"type": "plain_text", "text": "Complete"},
@@ -102,16 +103,16 @@ def _before(case: CaseView, view: CompletionView) -> list[dict]:
         return []  # the tally's progress is shown with the conduct of the recount
     tallied, expected = readiness.progress
     return [
-        section(f":checkered_flag: *Every unit is tallied* ({tallied:,} of {expected:,}, {cite('(5)')}). The "
+        section(f":checkered_flag: *Every unit is tallied* ({tallied:,} of {expected:,}, {cites(case).tally}). The "
                 "designated election official completes the recount: the amended count, who received the highest "
-                f"number of votes, the certificates of election and the notice of the results ({cite('(6)')})"
-                + (", and the settlement of the requester's money (C.R.S. 1-13.5-1306(2)(c), (d), (f))."
+                f"number of votes, the certificates of election and the notice of the results ({cites(case).certificate})"
+                + (f", and the settlement of the requester's money ({cites(case).settlement})."
                    if case.requested else ".")),
         *([context(f":warning: {case.notices_outstanding} notice{'' if case.notices_outstanding == 1 else 's'} of "
-                   f"the recount not yet recorded as given ({cite('(1)')}): completing is refused until each is "
+                   f"the recount not yet recorded as given ({cites(case).notice}): completing is refused until each is "
                    "recorded above, or done with your reason for completing without them.")]
           if case.notices_outstanding else []),
-        *([context(f":warning: No one is recorded as assisting in the recount ({cite('(3)')}): completing is "
+        *([context(f":warning: No one is recorded as assisting in the recount ({cites(case).conduct}): completing is "
                    "refused until who assisted is recorded with *Assistants*.")]
           if case.conduct is not None and not case.conduct.assistants.assistants else []),
         *([context(prompt)] if (prompt := signer_prompt(case)) else []),
@@ -126,7 +127,7 @@ def _settlement_field(view: CompletionView, returned: tuple | None = None) -> st
     outcome = settlement.get("outcome", "")
     amount = {"refund": settlement.get("refund"), "return_unused_deposit": settlement.get("deposit_return"),
               "balance_due": settlement.get("balance_due")}.get(outcome)
-    citation = settlement.get("citation", "").removeprefix("C.R.S. 1-13.5-1306")
+    citation = settlement.get("citation", "").removeprefix("C.R.S. 1-13.5-1306")  # short under 1306 only
     text = f"*Settlement* {citation}\n{SETTLEMENT_LABEL.get(outcome, outcome)}"
     if amount is not None:
         text += f": {format_money(Decimal(amount))}"
@@ -171,12 +172,12 @@ def still_owed(case: CaseView) -> list[dict]:
     return blocks
 
 
-def certificate_line(certificate: CertificateLine) -> str:
+def certificate_line(certificate: CertificateLine, c: Cites) -> str:
     text = f"*Certificate of election:* {esc(certificate.candidate)} ({certificate.votes:,} votes)"
     if certificate.delivered:
         return (f":white_check_mark: {text} — delivered {denver(certificate.delivered_at)} by "
                 f"{esc(certificate.delivered_by or '')} ({esc(certificate.delivery_method or '')})")
-    return f":hourglass_flowing_sand: {text} — not yet delivered ({cite('(6)')})"
+    return f":hourglass_flowing_sand: {text} — not yet delivered ({c.certificate})"
 
 
 def _after(case: CaseView, view: CompletionView) -> list[dict]:
@@ -184,23 +185,24 @@ def _after(case: CaseView, view: CompletionView) -> list[dict]:
     outcome = completion.get("outcome", "")
     totals = "\n".join(f"{esc(c)}: {after:,} (was {before:,})" for c, before, after in ranked_totals(completion)[:8])
     margin = completion.get("amended_margin") or {}
+    c = cites(case)
     fields = [
         f"*Completed*\n{denver(view.completed_at)} by {mention(view.completed_by)}",
-        f"*Outcome* (6)\n{OUTCOME_LABEL.get(outcome, outcome)}",
-        f"*Highest number of votes* (6)\n{elected_text(completion)}",
+        f"*Outcome* {c.law.short(c.results)}\n{OUTCOME_LABEL.get(outcome, outcome)}",
+        f"*Highest number of votes* {c.law.short(c.results)}\n{elected_text(completion, c)}",
         f"*Amended totals*\n{totals}",
-        f"*Amended margin* (1)\n{margin.get('margin', 0):,} vote{'' if margin.get('margin') == 1 else 's'}: "
+        f"*Amended margin* {c.law.short(c.trigger)}\n{margin.get('margin', 0):,} vote{'' if margin.get('margin') == 1 else 's'}: "
         + ("within ½ of 1%" if completion.get("amended_within_margin") else "outside ½ of 1%")
         + f" (at most {margin.get('max_margin_for_recount', 0):,})",
     ]
     if case.requested and completion.get("requested_in_favor_of"):
         reversed_ = completion.get("reversed_in_favor_of_requester")
-        fields.append(f"*Reversed in favor of the requester* (2)(d)\n{'yes' if reversed_ else 'no'} "
+        fields.append(f"*Reversed in favor of the requester* {c.law.short(c.refund)}\n{'yes' if reversed_ else 'no'} "
                       f"({esc(completion['requested_in_favor_of'])})")
     elif case.requested and view.settlement:  # (2)(a) asks no choice of an eligible elector; (2)(d) is then a reading
         reading = next((r for r in (view.settlement.get("reading") or "").split("; ") if r.startswith("no-choice")),
                        "")
-        fields.append(f"*Reversed in favor of the requester* (2)(d)\nno choice named — reading: {esc(reading)}"[:2000])
+        fields.append(f"*Reversed in favor of the requester* {c.law.short(c.refund)}\nno choice named — reading: {esc(reading)}"[:2000])
     settlement = _settlement_field(view, case.money_returned)
     if settlement:
         fields.append(settlement)
@@ -210,31 +212,32 @@ def _after(case: CaseView, view: CompletionView) -> list[dict]:
         fields.append("*Survey of returns*\nunchanged: no vote changed, no new version")
     blocks = [section(f":white_check_mark: *Recount completed* — {esc(completion.get('reason', ''))}"),
               fields_section(fields[:10])]
-    override = notices_override_text(completion)
+    override = notices_override_text(completion, cites(case))
     if override:
         blocks.append(section(override))
     if view.results_notice_at is not None:
         body = esc(completion.get("notice_of_results_to", ""))
         blocks.append(section(f":white_check_mark: *Results notified* to {body}"
                               f" — by {esc(view.results_notice_by or '')} by {esc(view.results_notice_method or '')}, "
-                              f"{denver(view.results_notice_at)} ({cite('(6)')})"))
+                              f"{denver(view.results_notice_at)} ({cites(case).results})"))
     else:
         blocks.append(section(f":hourglass_flowing_sand: *Results not yet notified* to "
-                              f"{esc(completion.get('notice_of_results_to', ''))} ({cite('(6)')}): the notice is in "
+                              f"{esc(completion.get('notice_of_results_to', ''))} ({cites(case).results}): the notice is in "
                               "the case's thread, ready to send."))
     for certificate in view.certificates:
-        blocks.append(section(certificate_line(certificate)))
+        blocks.append(section(certificate_line(certificate, cites(case))))
     if completion.get("kind") == "question":
-        blocks.append(context(f"A ballot question elects no one: no certificate of election ({cite('(6)')})."))
+        blocks.append(context(f"A ballot question elects no one: no certificate of election ({cites(case).certificate})."))
     elif view.lot_owed:
-        blocks.append(section(f":game_die: *A tie for the last seat is left to the lot* ({TIE_BY_LOT_CITATION}): "
+        drawer = cites(case).law.tie.drawn_by
+        blocks.append(section(f":game_die: *A tie for the last seat is left to the lot* ({cites(case).tie}): "
                               f"{esc(names(completion.get('tied_for_last_seat') or []))}. The certificate for the "
-                              "tied seat is withheld until the canvass board draws the lot; record the drawing with "
+                              f"tied seat is withheld until {esc(drawer)} {'draw' if ' and ' in drawer else 'draws'} the lot; record the drawing with "
                               "*Record the lot* below."))
     elif view.lot is not None:
-        blocks.append(section("\n".join(lot_card_lines(view.lot))))
+        blocks.append(section("\n".join(lot_card_lines(view.lot, cites(case)))))
         if view.results_notice_at is not None and view.results_notice_at < view.lot.drawn_at:
-            blocks.append(section(amended_notice_line(view, completion.get("notice_of_results_to", ""))))
+            blocks.append(section(amended_notice_line(view, completion.get("notice_of_results_to", ""), cites(case))))
     blocks += still_owed(case)
     elements = []
     for certificate in view.certificates[:20]:

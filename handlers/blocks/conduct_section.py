@@ -5,11 +5,12 @@ from __future__ import annotations
 from handlers.blocks.assistant_modal import finding_line
 from handlers.blocks.common import button, divider, esc, section
 from handlers.blocks.evidence_modal import demand_line, production_button, versions_text
+from handlers.blocks.law_cites import cites
 from handlers.blocks.tally_modal import differences_text, progress_text, unit_word
 from handlers.ids import Action
 from handlers.slack_text import mention
 from rules.corrections import unit_label
-from rules.statute import cite
+from rules.laws.cites import Cites
 from services.conduct.assistants import AssistantsSummary
 from services.conduct.cases import CaseView
 from services.conduct.evidence import EvidenceSummary
@@ -37,8 +38,8 @@ def set_up_text(tally: TallySummary) -> str:
     return f"How: {tally.method_label}{per} · {mode} · {tally.expected:,} {word}s expected: {units}{more}{sheets}"
 
 
-def tally_text(tally: TallySummary | None) -> str:
-    head = f"*Tally sheets* ({cite('(5)')})"
+def tally_text(tally: TallySummary | None, c: Cites) -> str:
+    head = f"*Tally sheets* ({c.tally})"
     if tally is None:
         return (f"{head} — the count is not set up yet: say how the votes are recounted (paper ballots, electronic "
                 "ballots or voting machines) and the units expected, one tally sheet each.")
@@ -61,8 +62,8 @@ def tally_text(tally: TallySummary | None) -> str:
     return "\n".join(lines)
 
 
-def assistants_text(summary: AssistantsSummary) -> str:
-    head = f"*Assistants* ({cite('(3)')})"
+def assistants_text(summary: AssistantsSummary, c: Cites) -> str:
+    head = f"*Assistants* ({c.conduct})"
     preparers = (", ".join(esc(p) for p in summary.preparers) if summary.preparers else "_not recorded_")
     if not summary.assistants:
         return (f"{head} — none recorded yet.\nPrepared the official abstract: {preparers}. They assist in the "
@@ -70,14 +71,14 @@ def assistants_text(summary: AssistantsSummary) -> str:
     warnings = summary.warnings
     count = f"{len(summary.assistants):,} recorded"
     count += f" · :warning: {len(warnings)} warning{'s' if len(warnings) != 1 else ''}" if warnings else \
-        " · :white_check_mark: as (3) provides"
+        f" · :white_check_mark: as {c.law.short(c.conduct)} provides"
     lines = [f"{head} — {count}", f"Prepared the official abstract: {preparers}"]
     lines += [finding_line(f) for f in warnings[:SHOWN_LINES]]
     return "\n".join(lines) + _more(warnings, SHOWN_LINES, "warnings")
 
 
-def evidence_text(summary: EvidenceSummary) -> str:
-    head = f"*Evidence* ({cite('(4)')})"
+def evidence_text(summary: EvidenceSummary, c: Cites) -> str:
+    head = f"*Evidence* ({c.evidence})"
     demands, outstanding = summary.demands, summary.outstanding
     if not demands:
         lines = [f"{head} — none demanded."]
@@ -95,9 +96,9 @@ def _tally_blocks(case: CaseView, tally: TallySummary | None, open_: bool) -> li
     """The tally's status with the next step beside it; its set-up and withdrawing in their own lines."""
     value = str(case.id)
     if tally is None:
-        return [section(tally_text(None), accessory=button("Set up the count", Action.SET_UP_COUNT.value, value,
+        return [section(tally_text(None, cites(case)), accessory=button("Set up the count", Action.SET_UP_COUNT.value, value,
                                                            style="primary") if open_ else None)]
-    blocks = [section(tally_text(tally), accessory=button(
+    blocks = [section(tally_text(tally, cites(case)), accessory=button(
         "Enter tally sheet", Action.ENTER_SHEET.value, value, style=None if tally.complete else "primary")
         if open_ else None)]
     blocks.append(section(set_up_text(tally), accessory=button("Change set-up", Action.SET_UP_COUNT.value, value)
@@ -121,9 +122,9 @@ def conduct_section(case: CaseView) -> list[dict]:
     blocks: list[dict] = [divider()]
     if conduct.counting or conduct.tally is not None:
         blocks += _tally_blocks(case, conduct.tally, open_ and conduct.counting)
-    blocks.append(section(assistants_text(conduct.assistants),
+    blocks.append(section(assistants_text(conduct.assistants, cites(case)),
                           accessory=button("Assistants", Action.ASSISTANTS.value, value) if open_ else None))
-    blocks.append(section(evidence_text(conduct.evidence),
+    blocks.append(section(evidence_text(conduct.evidence, cites(case)),
                           accessory=button("Demand evidence", Action.DEMAND_EVIDENCE.value, value) if open_ else None))
     if open_:
         for demand in conduct.evidence.outstanding[:DEMAND_BUTTONS]:

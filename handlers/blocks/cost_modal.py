@@ -18,8 +18,10 @@ from typing import Any
 
 from handlers.blocks.common import context, esc, metadata, modal, section
 from handlers.blocks.inputs import date_input, number_input, text_input
+from handlers.blocks.law_cites import case_law, cites
 from handlers.ids import Block, View
 from rules.cost import CostItem, CostItemKind
+from rules.laws import DEFAULT_LAW
 from rules.money import format_money
 from rules.statute import DAILY_COMPENSATION_FLOOR, cite
 from services.conduct.cases import CaseView
@@ -144,8 +146,8 @@ def cost_modal(case: CaseView, *, previous: list[CostItem] | None = None) -> dic
     blocks: list[dict] = [
         section(f"The cost of the recount of *{esc(case.contest)}*{who}, item by item. Fill in the items that "
                 "apply; leave the others empty."),
-        context(f"{cite('(2)(b)(II)')}: before the recount the designated election official determines its cost; "
-                f"the requester is then notified of it {cite('(2)(b)(III)')} and pays it {cite('(2)(b)(IV)')}."),
+        context(f"{cites(case).cost}: before the recount the designated election official determines its cost; "
+                f"the requester is then notified of it {cites(case).cost_notice} and pays it {cites(case).collection}."),
     ]
     money = case.money
     if money is not None and money.cost_determined is not None:
@@ -161,11 +163,10 @@ def cost_modal(case: CaseView, *, previous: list[CostItem] | None = None) -> dic
                    placeholder="e.g. two election clerks",
                    initial=values.get(Block.COST_STAFF_DESCRIPTION)),
         *_per_day_blocks(BOARD, "Canvass board fees",
-                         f"The canvass board of {cite(section='1-13.5-1301')} assists in the recount "
-                         f"({cite('(3)')}).", values),
+                         _who_assists(case), values),
         *_per_day_blocks(ASSISTANTS, "Assistants' fees",
-                         f"Persons appointed to assist are compensated as {DAILY_COMPENSATION_FLOOR.citation} "
-                         f"provides ({cite('(3)')}).", values),
+                         f"Persons appointed to assist are compensated as {case_law(case).assistant_pay.provision.citation} "
+                         f"provides ({cites(case).conduct}).", values),
         section("*Supplies*"),
         amount_input(Block.COST_SUPPLIES, "Supplies ($)", initial=values.get(Block.COST_SUPPLIES)),
         text_input(Block.COST_SUPPLIES_DESCRIPTION, "What", optional=True, max_length=DESCRIPTION_LIMIT,
@@ -179,3 +180,11 @@ def cost_modal(case: CaseView, *, previous: list[CostItem] | None = None) -> dic
     ]
     return modal("Determine cost", blocks, callback_id=View.COST.value, submit="Determine",
                  private_metadata=metadata({"case_id": case.id}))
+
+
+def _who_assists(case: CaseView) -> str:
+    """Who assists in the recount, as the election's law says it (1306(3): the canvass board of 1-13.5-1301)."""
+    law = case_law(case)
+    if law.key == DEFAULT_LAW.key:
+        return f"The canvass board of {cite(section='1-13.5-1301')} assists in the recount ({cites(case).conduct})."
+    return f"The recount is conducted by {law.conducted_by} ({cites(case).conduct})."

@@ -13,13 +13,16 @@ import datetime as dt
 
 from handlers.blocks.common import context, denver, esc, metadata, modal, section
 from handlers.blocks.inputs import moment_input, select_input, text_input, word_options
+from handlers.blocks.law_cites import cites
 from handlers.blocks.letters import SIGNATURE_PLACEHOLDER, letter_sections, long_day
 from handlers.blocks.requested_case import PARTY_LABEL
 from handlers.ids import Block, View
 from handlers.slack_text import mention
+from rules.day_counting import ordinal
+from rules.laws.cites import Cites
+from rules.laws.profile import CountFrom, LeftoverRule, PaymentTiming
 from rules.money import format_money
-from rules.statute import cite
-from services.conduct.cases import CaseView
+from services.conduct.cases import CaseView, DeadlineView
 from services.conduct.money import COST_NOTICE_METHODS, NAME_LIMIT, PAYMENT_METHODS
 
 DEADLINE = "requested_recount_deadline"
@@ -52,44 +55,36 @@ def cost_notice_letter(case: CaseView, *, today: dt.date, signer: str | None = N
         f"Dear {requester}:",
         "",
     ]
+    c = cites(case)
     if request:
         lines.append(
             f"On {long_day(request.received_on)} this office received your written request (reference "
             f"{request.received_reference}), as {_a(PARTY_LABEL.get(request.party_kind, request.party_kind))}, for a "
-            f"recount of the votes cast for {case.contest}. Under {cite('(2)(a)')} a recount that the law does "
+            f"recount of the votes cast for {case.contest}. Under {c.request} a recount that the law does "
             "not otherwise require is conducted at the expense of the interested party who requests it.")
         lines.append("")
     lines += [
-        f"Cost. As {cite('(2)(b)(II)')} and (III) require, I have determined the cost of the "
+        f"Cost. As {_cost_cited(c)}, I have determined the cost of the "
         "recount and notify you of it:",
         "",
         *[f"  - {line}" for line in money.cost_items],
         f"  Total cost of the recount: {total}",
         "",
-        f"Payment. Under {cite('(2)(c)')} you are to pay this cost on demand to the designated election official; "
-        f"this notice is that demand. Payment of {total} may be made by {_methods()}"
-        + (f", quoting reference {request.received_reference}" if request else "") + ". The funds paid are held "
-        "and used for the payment of all expenses incurred in the recount.",
+        _payment(c, total, request.received_reference if request else None),
         "",
-        f"When the recount begins. Under {cite('(2)(b)(IV)')} the recount will not begin until the cost has been "
+        f"When the recount begins. Under {c.collection} the recount will not begin until the cost has been "
         "collected from you in full.",
         "",
-        f"Refund. Under {cite('(2)(d)')}, if after the recount the result of the election is reversed in your "
+        f"Refund. Under {c.refund}, if after the recount the result of the election is reversed in your "
         "favor, or the amended count is such that a recount would otherwise have been required under "
-        f"{cite('(1)')} (a difference of one-half of one percent or less of the highest number of votes), the "
+        f"{c.trigger} (a difference of one-half of one percent or less of the highest number of votes), the "
         "payment for expenses will be refunded to you.",
         "",
-        f"Unused deposit. Under {cite('(2)(f)')}, if any funds you paid remain after the expenses of the recount "
-        "and the recount does not change the result of the election, the unused portion will be returned to you.",
+        _leftover(c),
         "",
     ]
     if deadline is not None:
-        when = f"that is, by {long_day(deadline.due_date)}"
-        if deadline.estimated:
-            when += (" (an estimate until the canvass date is entered: the canvass board certifies no later than "
-                     f"the fourteenth day after the election, {cite(section='1-13.5-1305')})")
-        lines += [f"Completion. Under {cite('(2)(e)')} the recount must be completed no later than the "
-                  f"twenty-eighth day after the canvass of the election, {when}.", ""]
+        lines += [_completion(c, deadline), ""]
     lines += [
         "If you have questions about this notice, please contact this office.",
         "",
@@ -104,6 +99,66 @@ def cost_notice_letter(case: CaseView, *, today: dt.date, signer: str | None = N
     return "\n".join(lines)
 
 
+def _cost_cited(c: Cites) -> str:
+    """1306 numbers determining and notifying the cost apart ((2)(b)(II) and (III)); another law says both in one
+    provision (31-10-1207(2), 1-10.5-106(2))."""
+    if c.cost == c.cost_notice:
+        return f"{c.cost} requires"
+    return f"{c.cost} and {c.cost_notice[c.cost_notice.rindex('('):]} require"
+
+
+def _payment(c: Cites, total: str, reference: str | None) -> str:
+    """How and when the requester pays, as the law says it ((2)(c) under 1306: on demand; 1-10.5-106(2): certified
+    funds within one day of the cost determination)."""
+    payment = c.law.payment
+    to = c.law.requesting.filed_with
+    if payment.timing is PaymentTiming.ON_DEMAND:
+        how = f"you are to pay this cost on demand to {to}; this notice is that demand"
+    else:
+        days = payment.within_days or 1
+        funds = "by certified funds " if payment.certified_funds else ""
+        how = (f"you are to pay this cost {funds}to {to} within {days} day{'s' if days != 1 else ''} of receiving "
+               "this determination of the cost")
+    quoting = f", quoting reference {reference}" if reference else ""
+    return (f"Payment. Under {c.payment} {how}. Payment of {total} may be made by {_methods()}{quoting}. The funds "
+            f"paid are {payment.held}.")
+
+
+def _leftover(c: Cites) -> str:
+    """What becomes of funds the recount did not use: returned under 1306(2)(f), paid to the officials under
+    1-10.5-106(2), and under 31-10-1207, which is silent, returned by the bot's stated reading."""
+    leftover = c.law.leftover
+    if leftover.rule is LeftoverRule.TO_OFFICIALS:
+        return (f"Unused deposit. Under {c.leftover}, any amount paid that is not refunded to you is paid to the "
+                "election officials who conducted the recount.")
+    if leftover.rule is LeftoverRule.RETURN_BY_READING:
+        return (f"Unused deposit. {c.law.citation} does not say what becomes of funds the recount did not use; "
+                f"they are held for its expenses ({c.leftover}), so if any remain and the recount does not change "
+                "the result of the election, this office will return the unused portion to you.")
+    return (f"Unused deposit. Under {c.leftover}, if any funds you paid remain after the expenses of the recount "
+            "and the recount does not change the result of the election, the unused portion will be returned to you.")
+
+
+def _completion(c: Cites, deadline: DeadlineView) -> str:
+    period, canvass = c.law.requested_completion, c.law.canvass
+    when = f"that is, by {long_day(deadline.due_date)}"
+    if deadline.estimated:
+        when += (" (an estimate until the canvass date is entered: the canvass board certifies no later than "
+                 f"the {_words(canvass.days)} day after the election, {canvass.provision.citation})")
+    after = "the canvass of the election" if period.counted_from is CountFrom.CANVASS else "the election"
+    return (f"Completion. Under {c.requested_completion} the recount must be completed no later than the "
+            f"{_words(period.days)} day after {after}, {when}.")
+
+
+def _words(days: int) -> str:
+    return _ORDINAL_WORDS.get(days, ordinal(days))
+
+
+# The periods the profiles name, in the statutes' own words.
+_ORDINAL_WORDS = {10: "tenth", 14: "fourteenth", 15: "fifteenth", 22: "twenty-second", 24: "twenty-fourth",
+                  28: "twenty-eighth", 31: "thirty-first"}
+
+
 def _one_line(text: str) -> str:
     return ", ".join(line.strip() for line in text.splitlines() if line.strip())
 
@@ -116,7 +171,7 @@ def letter_blocks(case: CaseView, letter: str) -> list[dict]:
     """The letter in code blocks (each within a section's 3,000 characters), with what to do after sending."""
     request = case.request
     to = f" to {esc(request.requester_name)} ({esc(_one_line(request.requester_contact))})" if request else ""
-    blocks = [section(f":envelope: *Notice of cost, ready to send*{to} ({cite('(2)(b)(III)')}). Copy it into an "
+    blocks = [section(f":envelope: *Notice of cost, ready to send*{to} ({cites(case).cost_notice}). Copy it into an "
                       "email or onto letterhead, sign it and send it; then press *Record cost notice* on the card.")]
     return blocks + letter_sections(letter)
 
@@ -125,7 +180,7 @@ def letter_text(case: CaseView) -> str:
     money = case.money
     total = format_money(money.cost_determined) if money and money.cost_determined is not None else "—"
     who = case.request.requester_name if case.request else "the requester"
-    return f"Notice of cost to {esc(who)}, ready to send: {total} ({cite('(2)(b)(III)')})"
+    return f"Notice of cost to {esc(who)}, ready to send: {total} ({cites(case).cost_notice})"
 
 
 # ------------------------------------------------------------------ the modal
@@ -136,7 +191,7 @@ def cost_notice_modal(case: CaseView, *, now: dt.datetime) -> dict:
            else "the requester")
     blocks = [
         section(f"Notice to {who} of the cost of the recount of *{esc(case.contest)}*: *{cost}*."),
-        context(f"{cite('(2)(b)(III)')}: the designated election official notifies the interested party that "
+        context(f"{cites(case).cost_notice}: the designated election official notifies the interested party that "
                 "requested the recount of the cost. The letter to send is in the case's thread."),
         select_input(Block.COST_NOTICE_METHOD, "How", word_options(COST_NOTICE_METHODS),
                      placeholder="Choose how the requester was notified"),
@@ -152,4 +207,4 @@ def cost_notice_modal(case: CaseView, *, now: dt.datetime) -> dict:
 
 def cost_notice_recorded(case: CaseView, *, cost, method: str, by: str, at: dt.datetime, actor: str) -> str:
     return (f":incoming_envelope: Notice of the cost, *{format_money(cost)}*, to the requester recorded by "
-            f"{mention(actor)}: sent by {esc(by)} by {esc(method)}, {denver(at)} ({cite('(2)(b)(III)')}).")
+            f"{mention(actor)}: sent by {esc(by)} by {esc(method)}, {denver(at)} ({cites(case).cost_notice}).")

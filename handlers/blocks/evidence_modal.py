@@ -8,13 +8,11 @@ import datetime as dt
 
 from handlers.blocks.common import button, context, denver, esc, metadata, modal, section
 from handlers.blocks.inputs import moment_input, text_input
+from handlers.blocks.law_cites import cites
 from handlers.ids import Action, Block, View
 from handlers.slack_text import mention
-from rules.statute import cite
 from services.conduct.cases import CaseView
 from services.conduct.evidence import DemandLine, EvidenceSummary
-
-CITATION = cite("(4)")
 
 
 def versions_text(summary: EvidenceSummary) -> str:
@@ -30,7 +28,7 @@ def versions_text(summary: EvidenceSummary) -> str:
 def demand_modal(case: CaseView, *, now: dt.datetime) -> dict:
     blocks = [
         section(f"A demand for documentary evidence in the recount of *{esc(case.contest)}* (case #{case.id})."),
-        context(f"{CITATION}: the designated election official may require the production of any documentary "
+        context(f"{cites(case).evidence}: the designated election official may require the production of any documentary "
                 "evidence regarding the legality of any vote cast or counted, and may correct the survey of returns "
                 "in accordance with the findings based on the evidence presented."),
         text_input(Block.EVIDENCE_WHAT, "What is demanded", multiline=True, max_length=2000,
@@ -43,7 +41,7 @@ def demand_modal(case: CaseView, *, now: dt.datetime) -> dict:
                  private_metadata=metadata({"k": case.id}))
 
 
-def production_modal(demand: DemandLine, *, contest: str, now: dt.datetime) -> dict:
+def production_modal(demand: DemandLine, *, contest: str, now: dt.datetime, cited: str) -> dict:
     blocks = [
         section(f"What was produced for the demand in the recount of *{esc(contest)}* (case #{demand.case_id}):\n"
                 f">{esc(demand.description)}\nof {esc(demand.demanded_of)}, demanded {denver(demand.demanded_at)} "
@@ -51,7 +49,7 @@ def production_modal(demand: DemandLine, *, contest: str, now: dt.datetime) -> d
         text_input(Block.EVIDENCE_PRODUCED, "What was produced", multiline=True, max_length=2000,
                    placeholder="The documents produced (and where they are kept)"),
         moment_input(Block.EVIDENCE_PRODUCED_AT, "When it was produced", initial=now),
-        context(f"{CITATION}: a correction of the survey based on the evidence is made with `/recount returns` (an "
+        context(f"{cited}: a correction of the survey based on the evidence is made with `/recount returns` (an "
                 "official): a new version with its reason and evidence."),
     ]
     return modal("Evidence produced", blocks, callback_id=View.RECORD_PRODUCTION.value, submit="Record",

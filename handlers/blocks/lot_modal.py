@@ -10,8 +10,9 @@ import datetime as dt
 from handlers.blocks.common import context, esc, metadata, modal, option, plain, section
 from handlers.blocks.completion_section import names
 from handlers.blocks.inputs import PLACEHOLDER_LIMIT, input_block, moment_input, select_input, text_input, word_options
+from handlers.blocks.law_cites import cites
 from handlers.ids import Block, View
-from rules.lot import LOT_CITATION, LotMethod, TieForLot
+from rules.lot import LotMethod, TieForLot
 from services.conduct.cases import CaseView, NoticeMethod
 
 TIED_SHOWN = 20  # 2 blocks per tied candidate's notice; a modal holds 100 blocks
@@ -30,14 +31,15 @@ def lot_modal(case: CaseView, tie: TieForLot, *, now: dt.datetime) -> dict:
     blocks = [
         section(f"The drawing of lots for *{tie.what}* of *{esc(case.contest)}*: {esc(names(tie.tied))}, tied at "
                 f"{tie.votes:,} votes each after the recount."),
-        context(f"{LOT_CITATION}: a tie the recount did not break is decided by lot by the canvass board, the tied "
+        context(f"{cites(case).tie}: a tie the recount did not break is decided by lot by "
+                f"{cites(case).law.tie.drawn_by}, the tied "
                 "candidates given notice of the drawing. The certificate of election for the seat is made for the "
-                "winner of the lot (C.R.S. 1-13.5-1306(6)). This cannot be undone."),
+                f"winner of the lot ({cites(case).certificate}). This cannot be undone."),
         moment_input(Block.LOT_DRAWN_AT, "When the lot was drawn", initial=now),
         text_input(Block.LOT_PLACE, "Where", optional=False, max_length=300,
                    placeholder="e.g. District office, 120 Main St, board room"),
-        text_input(Block.LOT_CONDUCTED_BY, "Drawn by (the canvass board)", optional=False, max_length=1000,
-                   placeholder="Names of the canvass board members who drew it"),
+        text_input(Block.LOT_CONDUCTED_BY, f"Drawn by ({cites(case).law.tie.drawn_by})", optional=False, max_length=1000,
+                   placeholder="Names of those who drew it"),
         text_input(Block.LOT_WITNESSES, "Witnessed by", optional=False, max_length=1000, multiline=True,
                    placeholder="Everyone who watched: candidates, their representatives, the public"),
         select_input(Block.LOT_METHOD, "Method", word_options(m.value for m in LotMethod),

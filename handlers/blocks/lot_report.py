@@ -5,9 +5,9 @@ from __future__ import annotations
 import datetime as dt
 
 from handlers.blocks.common import context, denver, esc, section
+from handlers.blocks.law_cites import cites
 from handlers.slack_text import mention
-from rules.lot import LOT_CITATION
-from rules.statute import cite
+from rules.laws.cites import Cites
 from services.completion.complete import CompletionView, LotView
 from services.conduct.cases import CaseView
 
@@ -40,16 +40,16 @@ def lot_result(lot: LotView) -> str:
             f"{numbers.get('votes_each', 0):,} votes each)")
 
 
-def lot_citation(lot: LotView) -> str:
+def lot_citation(lot: LotView, c: Cites) -> str:
     """The section the drawing was recorded under: the election's law's (stored with the decision), 1-13.5-1304
     for a drawing recorded before each election had its law."""
-    return str((lot.decision or {}).get("citation") or LOT_CITATION)
+    return str((lot.decision or {}).get("citation") or c.tie)
 
 
-def lot_card_lines(lot: LotView) -> list[str]:
+def lot_card_lines(lot: LotView, c: Cites) -> list[str]:
     """The card: the drawing in two lines."""
     return [
-        f":game_die: *Lot drawn* ({lot_citation(lot)}) — {lot_result(lot)}.",
+        f":game_die: *Lot drawn* ({lot_citation(lot, c)}) — {lot_result(lot)}.",
         f"{_when(lot.drawn_at)} at {esc(lot.place)}; drawn by {esc(lot.conducted_by)}; witnessed by "
         f"{esc(lot.witnesses)}; {esc(lot.method)}"
         + (f" ({esc(lot.method_details)})" if lot.method_details else "")
@@ -68,7 +68,7 @@ def notice_lines(lot: LotView) -> list[str]:
 
 
 def lot_text(case: CaseView) -> str:
-    return f"The lot for the tie in {esc(case.contest)} is recorded ({LOT_CITATION})"
+    return f"The lot for the tie in {esc(case.contest)} is recorded ({cites(case).tie})"
 
 
 def lot_blocks(case: CaseView, view: CompletionView) -> list[dict]:
@@ -76,9 +76,9 @@ def lot_blocks(case: CaseView, view: CompletionView) -> list[dict]:
     lot = view.lot
     decision = lot.decision or {}
     blocks = [
-        section(f":game_die: *The lot for the tie — {esc(case.contest)}* ({lot_citation(lot)})\n{lot_result(lot)}. "
+        section(f":game_die: *The lot for the tie — {esc(case.contest)}* ({lot_citation(lot, cites(case))})\n{lot_result(lot)}. "
                 f"The certificate of election withheld at completion is made for {esc(names(lot.winners))} "
-                f"({cite('(6)')})."),
+                f"({cites(case).results})."),
         section(f"*When:* {_when(lot.drawn_at)}\n*Where:* {esc(lot.place)}\n*Drawn by:* {esc(lot.conducted_by)}\n"
                 f"*Witnessed by:* {esc(lot.witnesses)}\n*Method:* {esc(lot.method)}"
                 + (f" — {esc(lot.method_details)}" if lot.method_details else "")
@@ -90,7 +90,7 @@ def lot_blocks(case: CaseView, view: CompletionView) -> list[dict]:
     return blocks
 
 
-def notices_override_text(completion: dict) -> str | None:
+def notices_override_text(completion: dict, c: Cites) -> str | None:
     """A completion with (1) notices owed, for the official's reason: its named reading, on the report and card."""
     check = completion.get("notices_before_completion") or {}
     if check.get("outcome") != "overridden":
@@ -99,15 +99,15 @@ def notices_override_text(completion: dict) -> str | None:
     listed = "; ".join(esc(n.get("recipient", "")) for n in owed[:NOTICES_SHOWN])
     reason = (check.get("numbers") or {}).get("reason", "")
     return (f":warning: *Completed with {len(owed)} notice{'' if len(owed) == 1 else 's'} of the recount not recorded "
-            f"as given* ({check.get('citation', cite('(1)'))}): {listed}. Reading: owed-with-reason. "
+            f"as given* ({check.get('citation', c.notice)}): {listed}. Reading: owed-with-reason. "
             f"The official's reason: “{esc(reason)}”.")
 
 
-def amended_notice_line(view: CompletionView, body: str) -> str:
+def amended_notice_line(view: CompletionView, body: str, c: Cites) -> str:
     lot = view.lot
     if lot.amended_notice_at is not None:
         return (f":white_check_mark: *Amended notice of the results* (after the lot) to {esc(body)} — by "
                 f"{esc(lot.amended_notice_by or '')} by {esc(lot.amended_notice_method or '')}, "
-                f"{denver(lot.amended_notice_at)} ({cite('(6)')})")
+                f"{denver(lot.amended_notice_at)} ({c.results})")
     return (f":hourglass_flowing_sand: *Amended notice of the results not yet given* to {esc(body)}: the first notice "
-            f"went before the lot ({cite('(6)')}, {LOT_CITATION}); the amended notice is in the case's thread.")
+            f"went before the lot ({c.results}, {c.tie}); the amended notice is in the case's thread.")

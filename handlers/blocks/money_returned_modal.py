@@ -7,9 +7,9 @@ from decimal import Decimal
 
 from handlers.blocks.common import context, esc, metadata, modal, section
 from handlers.blocks.inputs import moment_input, select_input, text_input, word_options
+from handlers.blocks.law_cites import cites
 from handlers.ids import Block, View
 from rules.money import format_money
-from rules.statute import cite
 from services.conduct.cases import CaseView
 from services.conduct.duties import RETURN_METHODS
 from services.conduct.money import NAME_LIMIT, REFERENCE_LIMIT
@@ -18,8 +18,8 @@ from services.conduct.money import NAME_LIMIT, REFERENCE_LIMIT
 def money_returned_modal(case: CaseView, *, refund: bool, amount: Decimal, now: dt.datetime) -> dict:
     who = f"*{esc(case.request.requester_name)}*" if case.request else "the requester"
     what = "refund of the payment" if refund else "unused portion of the deposit"
-    law = (f"{cite('(2)(d)')}: the payment for expenses is refunded to the interested party who paid them." if refund
-           else f"{cite('(2)(f)')}: the designated election official returns the unused portion of the deposit to the "
+    law = (f"{cites(case).refund}: the payment for expenses is refunded to the interested party who paid them." if refund
+           else f"{cites(case).leftover}: the designated election official returns the unused portion of the deposit to the "
                 "interested party who paid it.")
     blocks = [
         section(f"The {what}, *{format_money(amount)}*, handed back to {who} for the recount of "

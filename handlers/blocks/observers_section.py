@@ -3,9 +3,9 @@ buttons to share one and to revoke one. Pure; at most 2 blocks."""
 from __future__ import annotations
 
 from handlers.blocks.common import button, denver, section
+from handlers.blocks.law_cites import cites
 from handlers.ids import Action
 from handlers.slack_text import mention
-from rules.statute import cite
 from services.conduct.cases import CaseView
 
 SHOWN_LINKS = 5  # a revoke button each; older ones are counted
@@ -17,7 +17,7 @@ def _link_line(link) -> str:
 
 
 def observers_section(case: CaseView) -> list[dict]:
-    head = (f"*Observers* ({cite('(1)')}) — affected candidates and issue committees may be present during and "
+    head = (f"*Observers* ({cites(case).notice}) — affected candidates and issue committees may be present during and "
             "observe the recount. A read-only web page follows it live, without a Slack account: *Share observers' "
             "link* shows you a link (only you see it) to pass on.")
     links = case.observers

@@ -6,9 +6,9 @@ import datetime as dt
 from handlers.blocks.common import context, esc, metadata, modal, section
 from handlers.blocks.cost_modal import amount_input, received_on_input
 from handlers.blocks.inputs import select_input, text_input, word_options
+from handlers.blocks.law_cites import cites
 from handlers.ids import Block, View
 from rules.money import format_money
-from rules.statute import cite
 from services.conduct.cases import CaseView
 from services.conduct.money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT
 
@@ -25,8 +25,8 @@ def payment_modal(case: CaseView, *, today: dt.date) -> dict:
         standing = ""
     blocks = [
         section(f"A payment from {who} for the recount of *{esc(case.contest)}*.\n{standing}"),
-        context(f"{cite('(2)(c)')}: the requester pays the cost on demand; the funds are held and used for the "
-                f"recount's expenses. Counting waits until the cost is collected in full {cite('(2)(b)(IV)')}; "
+        context(f"{cites(case).payment}: the requester pays the cost on demand; the funds are held and used for the "
+                f"recount's expenses. Counting waits until the cost is collected in full {cites(case).collection}; "
                 "more than the cost is held too, and what is unused is returned after the recount (2)(f)."),
         amount_input(Block.PAYMENT_AMOUNT, "Amount ($)", optional=False),
         select_input(Block.PAYMENT_METHOD, "Method", word_options(PAYMENT_METHODS),

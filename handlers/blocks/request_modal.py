@@ -17,12 +17,12 @@ from typing import Any
 
 from handlers.blocks.common import context, day, esc, message_modal, metadata, modal, option, plain, section
 from handlers.blocks.inputs import date_input, input_block, select_input, text_input
+from handlers.blocks.law_cites import request_law
 from handlers.blocks.requested_case import PARTY_LABEL
 from handlers.ids import Block, View
 from handlers.slack_text import channel_link
 from rules.laws import DEFAULT_LAW
 from rules.requests import PartyKind, favored_label
-from rules.statute import cite
 from services.requests.views import ContestOption, RequestForm, RequestView
 
 TITLE = "Recount request"
@@ -211,7 +211,7 @@ def withdrawal_modal(request: RequestView) -> dict:
         section(f"Record that {who} *withdrew* the request for a recount of *{esc(request.contest)}*?\nThe request "
                 "is then no longer awaiting a decision, and no recount is opened for it."),
         context(f"Received {day(request.received_on)} · ref. {esc(request.received_reference)} · request "
-                f"#{request.id} · {cite('(2)(a)')}"),
+                f"#{request.id} · {request_law(request).requesting.provision.citation}"),
         text_input(Block.REQUEST_WITHDRAWAL_NOTE, "How the requester withdrew it", max_length=2000, multiline=True,
                    placeholder="e.g. letter received Nov 9, signed by the requester",
                    hint="Required. Posted in the request's thread and kept in the audit log."),

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from handlers.blocks.common import button, context, day, denver, esc, fields_section, section
+from handlers.blocks.law_cites import cites
 from handlers.ids import Action
 from handlers.slack_text import mention
 from rules.laws.profile import Part
@@ -10,7 +11,11 @@ from rules.requests import favored_label
 from services.conduct.cases import CaseView
 from services.conduct.money import received_on_of
 
-PARTY_LABEL = {"eligible_elector": "eligible elector", "candidate": "candidate", "issue_committee": "issue committee"}
+# Every kind of interested party a law names (rules.parties), as a clerk writes it after a name.
+PARTY_LABEL = {"eligible_elector": "eligible elector", "candidate": "candidate", "issue_committee": "issue committee",
+               "petition_representative": "petition representative",
+               "political_party": "political party or political organization of a candidate",
+               "governing_body": "governing body that referred the measure"}
 CHECK_LABEL = {
     "(2)(b)(I)": "Notice of the recount given as (1) requires",
     "(2)(b)(II)": "Cost of the recount determined",
@@ -77,12 +82,14 @@ def money_blocks(case: CaseView) -> list[dict]:
     due = format_money(money.due) if money.cost_determined is not None else "—"
     if money.cost_determined is not None and money.due:
         due = f"*{due}*"
+    c = cites(case)
+    short = c.law.short  # "(2)(b)(II)" under 1306; another law's provision whole ("C.R.S. 31-10-1207(2)")
     blocks = [fields_section([
-        f"*Cost determined* (2)(b)(II)\n{cost}",
-        f"*Requester notified* (2)(b)(III)\n{notified}",
-        f"*Paid* (2)(b)(IV)\n{paid}",
+        f"*Cost determined* {short(c.cost)}\n{cost}",
+        f"*Requester notified* {short(c.cost_notice)}\n{notified}",
+        f"*Paid* {short(c.collection)}\n{paid}",
         f"*Due*\n{due}",
-        f"*Held for expenses* (2)(c)\n{format_money(money.held)}",
+        f"*Held for expenses* {short(c.payment)}\n{format_money(money.held)}",
     ])]
     notes = []
     if money.cost_items:

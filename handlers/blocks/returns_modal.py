@@ -33,7 +33,7 @@ from handlers.blocks.law_select import law_select
 from handlers.ids import Action, Block, View
 from handlers.slack_text import mention
 from rules.contest import ContestKind
-from rules.corrections import CITATION, signed, unit_label
+from rules.corrections import signed, unit_label
 from services.conduct.follow_returns import Followed
 from services.errors import UserError
 from services.returns.entry import EntryResult
@@ -161,7 +161,7 @@ def entry_modal(form: EntryForm, *, channel_id: str | None) -> dict:
         blocks.append(context(
             f"Correcting survey version {form.version} (recorded by {mention(form.version_by)}"
             f"{', ' + denver(form.version_at) if form.version_at else ''}). Your correction becomes version "
-            f"{next_version} with its reason; version {form.version} stays on the record ({CITATION})."))
+            f"{next_version} with its reason; version {form.version} stays on the record ({form.correcting_under})."))
     else:
         blocks.append(context(f"First returns for this contest: they become survey version {next_version}."))
     unit_key = form.units.index(form.unit) if form.unit in form.units else 0
@@ -182,7 +182,7 @@ def entry_modal(form: EntryForm, *, channel_id: str | None) -> dict:
         blocks += [
             text_input(Block.RETURNS_REASON, "Reason for the correction", multiline=True, max_length=1000,
                        placeholder="The finding it rests on, e.g. Precinct 2 batch 14 was not counted",
-                       hint=f"Required: {CITATION} allows a correction on the official's findings."),
+                       hint=f"Required: {form.correcting_under} allows a correction on the official's findings."),
             text_input(Block.RETURNS_EVIDENCE, "Evidence presented", multiline=True, max_length=1000, optional=True,
                        placeholder="One item per line, e.g. Batch 14 tally sheet"),
         ]
@@ -233,17 +233,17 @@ def confirmation(result: EntryResult, actor: str) -> tuple[str, list[dict]]:
         if result.evidence:
             details += "\n*Evidence:* " + "; ".join(esc(e) for e in result.evidence)
         blocks.append(section(details))
-        note = (f"{CITATION}: a correction is recorded as a new version with its reason; version "
+        note = (f"{result.citation}: a correction is recorded as a new version with its reason; version "
                 f"{result.supersedes} stays on the record.")
     else:
-        note = f"`/recount check {esc(result.contest_name)}` applies the ½ of 1% test of C.R.S. 1-13.5-1306(1)."
+        note = f"`/recount check {esc(result.contest_name)}` applies the ½ of 1% test of {result.trigger}."
     blocks.append(context(note, esc(result.election_name)))
     if len(blocks) > MESSAGE_BLOCKS_LIMIT:
         blocks = blocks[:MESSAGE_BLOCKS_LIMIT - 2] + [
             context("More choices than one message holds; the audit log has them all."), blocks[-1]]
     fallback = f"{text}: {_about(result)}"
     if result.correction:
-        fallback += f" ({CITATION}). Reason: {esc(result.reason)}"
+        fallback += f" ({result.citation}). Reason: {esc(result.reason)}"
     return fallback, blocks
 
 
@@ -267,5 +267,5 @@ def case_thread_note(result: EntryResult, actor: str, *, case_version: int) -> s
         changes += f"; and {len(result.changes) - 20} more"
     text = (f":pencil2: The returns of this contest were corrected after the case opened (on version "
             f"{case_version}): survey version {result.version} by {mention(actor)}: {changes}. Reason: "
-            f"{esc(result.reason)} ({CITATION}). {followed_note(result.followed)}")
+            f"{esc(result.reason)} ({result.citation}). {followed_note(result.followed)}")
     return text[:SECTION_TEXT_LIMIT]

@@ -13,7 +13,6 @@ from handlers.blocks.inputs import input_block, number_input, select_input, text
 from handlers.ids import Action, Block, View
 from handlers.slack_text import mention
 from rules.corrections import unit_label
-from rules.statute import cite
 from rules.tally import CountMethod
 from services.conduct.tally_forms import CountingCase, DisagreementLine, EntryLine, SetUpForm, SheetForm, TallySummary
 
@@ -54,7 +53,7 @@ def set_up_modal(form: SetUpForm) -> dict:
     blocks: list[dict] = [
         section(f"How the recount of *{esc(form.contest)}* is tallied, and the units expected — one tally sheet "
                 f"each."),
-        context(f"{cite('(5)')}: with paper or electronic ballots the ballots cast are recounted and tallied on "
+        context(f"{form.tally}: with paper or electronic ballots the ballots cast are recounted and tallied on "
                 "sheets other than those used at the election; with voting machines the votes tabulated on the "
                 "machines are recounted, on separate tally sheets for each machine."),
         select_input(Block.TALLY_METHOD, "How the votes are recounted",
@@ -75,7 +74,7 @@ def set_up_modal(form: SetUpForm) -> dict:
                    max_length=UNITS_TEXT_LIMIT, optional=True, placeholder="E-01\nE-02",
                    hint="The identifiers of the election's own tally sheets. A recount sheet with one of them is "
                         f"refused: with paper or electronic ballots the votes are tallied on sheets other than those "
-                        f"used at the election ({cite('(5)')}). Not checked with voting machines."),
+                        f"used at the election ({form.tally}). Not checked with voting machines."),
     ]
     if form.sheets_entered:
         blocks.append(context(f"{form.sheets_entered:,} tally entr{'y is' if form.sheets_entered == 1 else 'ies are'}"
@@ -116,7 +115,7 @@ def sheet_modal(*, cases: list[CountingCase], form: SheetForm | None, channel_id
     blocks += [
         section(f"*{esc(form.contest)}* (case #{form.case_id}) — {summary.method_label}; {mode}.\n"
                 f"*{progress_text(summary)}*."),
-        context(f"{cite('(5)')}: tally on sheets other than those used at the election"
+        context(f"{form.tally}: tally on sheets other than those used at the election"
                 + ("; a separate tally sheet for each machine." if word == "machine" else
                    f" ({len(summary.election_sheet_ids):,} of the election's sheet ids on record: a sheet with one of "
                    "them is refused)." if summary.election_sheet_ids else
@@ -173,18 +172,20 @@ def differences_text(d: DisagreementLine) -> str:
     return "; ".join(f"{esc(choice)}: {a:,} (entry 1) vs {b:,} (entry 2)" for choice, a, b in d.differences)
 
 
-def disagreement_text(d: DisagreementLine, *, contest: str, case_id: int, double_entry: bool) -> str:
+def disagreement_text(d: DisagreementLine, *, contest: str, case_id: int, double_entry: bool, cited: str) -> str:
     effect = ("the unit does not count until they agree" if double_entry
               else "the first entry counts meanwhile (single entry), but the sheet should be checked")
     return (f":x: *Double-entry disagreement* on {esc(unit_label(d.unit))}, sheet *{esc(d.sheet_id)}* of "
             f"{esc(contest)} (case #{case_id}): entry 1 by {mention(d.first.entered_by)} and entry 2 by "
-            f"{mention(d.second.entered_by)} differ — {differences_text(d)}. {effect.capitalize()} ({cite('(5)')}). "
+            f"{mention(d.second.entered_by)} differ — {differences_text(d)}. {effect.capitalize()} ({cited}). "
             "Check the physical sheet; withdraw the mistyped entry and enter it again.")
 
 
-def disagreement_blocks(d: DisagreementLine, *, contest: str, case_id: int, double_entry: bool) -> list[dict]:
+def disagreement_blocks(d: DisagreementLine, *, contest: str, case_id: int, double_entry: bool,
+                        cited: str) -> list[dict]:
     """The post, with a button to withdraw each entry (a section each: action ids are unique within a block)."""
-    blocks = [section(disagreement_text(d, contest=contest, case_id=case_id, double_entry=double_entry))]
+    blocks = [section(disagreement_text(d, contest=contest, case_id=case_id, double_entry=double_entry,
+                                        cited=cited))]
     for entry in (d.first, d.second):
         blocks.append(section(f"Entry {entry.entry} by {mention(entry.entered_by)}: {esc(counts_text(entry.counts))}",
                               accessory=button("Withdraw", Action.WITHDRAW_ENTRY.value, f"{case_id}:{entry.row_id}")))

@@ -27,10 +27,11 @@ from handlers.blocks.upload_form import TITLE, file_input, problems_text
 from handlers.ids import Action, Block, View
 from handlers.slack_text import channel_link, mention
 from rules.contest import Undecided
-from rules.corrections import CITATION as CORRECTION_CITATION
 from rules.laws import DEFAULT_LAW
+from rules.laws.profile import Part
 from rules.margin import MarginDecision
 from rules.returns.registry import KNOWN_AS
+from services.election_law import ElectionLaw
 from services.returns.upload import Preview, Saved
 
 SUBMIT_LIMIT = 24
@@ -127,7 +128,7 @@ def _status(p: Preview) -> str:
     if p.correction:
         return (f":pencil2: Saving makes survey version {p.next_version}. It *changes returns already recorded* in "
                 f"version {p.based_on} ({esc(', '.join(p.changed))}): a correction of the survey of returns, which "
-                f"only a designated election official may save ({CORRECTION_CITATION}). Version {p.based_on} stays "
+                f"only a designated election official may save ({correcting_under(p.law)}). Version {p.based_on} stays "
                 "on the record.")
     return f":white_check_mark: This file can be saved as survey version {p.next_version} of *{esc(p.election_name)}*."
 
@@ -282,5 +283,10 @@ def saved_message(saved: Saved, actor: str) -> tuple[str, list[dict]]:
 def case_thread_note(saved: Saved, actor: str) -> str:
     """For a recount case whose contest the file changed."""
     return clip(f":pencil2: The returns of this contest were corrected after the case opened: survey version "
-                f"{saved.version}, from {esc(saved.file_name)}, saved by {mention(actor)} ({CORRECTION_CITATION}).",
+                f"{saved.version}, from {esc(saved.file_name)}, saved by {mention(actor)} ({correcting_under(saved.law)}).",
                 SECTION_TEXT_LIMIT)
+
+
+def correcting_under(law: ElectionLaw | None) -> str:
+    """The election's law's power to correct the survey of returns (1306(4), 31-10-1207(4), 1-10.5-107(3))."""
+    return (law.profile if law is not None else DEFAULT_LAW).cite(Part.EVIDENCE)

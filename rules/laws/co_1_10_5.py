@@ -273,7 +273,7 @@ PROFILE = LawProfile(
     contest_filing=ContestFiling(10, CountFrom.SURVEY_FILED, CONTEST),
     time=TimeRules(UEC_COUNTING, UEC_FILING_ROLLOVER),
     parts={Part.CONDUCT: CONDUCT, Part.EVIDENCE: EVIDENCE, Part.TALLY: STATEWIDE, Part.RESULTS: RESULTS,
-           Part.CERTIFICATE: CERTIFICATE, Part.PRE_COUNT: COST, Part.MACHINE_TEST: MACHINE_TEST,
+           Part.CERTIFICATE: CERTIFICATE, Part.PRE_COUNT: COST, Part.COST_NOTICE: COST, Part.COLLECTION: PAYMENT, Part.MACHINE_TEST: MACHINE_TEST,
            Part.CHALLENGE: CHALLENGE, Part.STATEWIDE: STATEWIDE},
     waiver=Waiver("the political subdivision that referred the ballot issue or ballot question",
                   "the automatic recount of its referred ballot issue or question, if it failed",

@@ -66,6 +66,8 @@ TWO_B = _p("(2)(b)", "Before conducting the recount, the designated election off
                      "recount; (III) Notify the interested party that requested the recount of such cost; and (IV) "
                      "Collect the actual cost of conducting the recount from such interested party.")
 TWO_B_II = _p("(2)(b)(II)", "Determine the cost of the recount;")
+TWO_B_III = _p("(2)(b)(III)", "Notify the interested party that requested the recount of such cost;")
+TWO_B_IV = _p("(2)(b)(IV)", "Collect the actual cost of conducting the recount from such interested party.")
 TWO_C = _p("(2)(c)", "The interested party that requested the recount shall pay on demand the cost of the recount to "
                      "the designated election official. The funds paid to the designated election official for the "
                      "recount must be held and used for payment of all expenses incurred in the recount.")
@@ -174,7 +176,7 @@ PROFILE = LawProfile(
     contest_filing=ContestFiling(10, CountFrom.RECOUNT_PERIOD_OR_CONCLUSION, CONTEST),
     time=TimeRules(COUNTING, UEC_FILING_ROLLOVER, UEC_APPLIES),
     parts={Part.CONDUCT: THREE, Part.EVIDENCE: FOUR, Part.TALLY: FIVE, Part.RESULTS: SIX, Part.CERTIFICATE: SIX,
-           Part.PRE_COUNT: TWO_B},
+           Part.PRE_COUNT: TWO_B, Part.COST_NOTICE: TWO_B_III, Part.COLLECTION: TWO_B_IV},
     unconfirmed=(
         "No copy of 1-13.5-1306, 1-13.5-1304 or 1-13.5-1305 newer than R80 (2022) was found; none shows an amendment "
         "since 2016, but the 2023-2025 text is not confirmed.",

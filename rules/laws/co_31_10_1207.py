@@ -126,9 +126,9 @@ OPENS_READING = ("the window opens the day after the election: before it there i
                  "whether a recount is required under (1); the canvass is due the same tenth day (31-10-1201), so a "
                  "request may come before the canvass")
 LEFTOVER_READING = (
-    "31-10-1207 has no clause on the unused part of the escrow (1-13.5-1306(2)(f) has one); the funds are in escrow "
-    "'for payment of all expenses incurred in the recount' and nothing authorises keeping a surplus, so the unused "
-    "part is returned to the requester; the clerk is told it is a reading"
+    "31-10-1207 has no clause on the unused part of the escrow (the special districts' recount law has one); the "
+    "funds are in escrow 'for payment of all expenses incurred in the recount' and nothing authorises keeping a "
+    "surplus, so the unused part is returned to the requester; the clerk is told it is a reading"
 )
 
 PROFILE = LawProfile(
@@ -182,7 +182,7 @@ PROFILE = LawProfile(
     time=TimeRules(COUNTING, ROLLOVER,
                    rollover_scope="extends \"the last day of any period\", which may reach a completion day too"),
     parts={Part.CONDUCT: THREE, Part.EVIDENCE: FOUR, Part.TALLY: FIVE, Part.RESULTS: SIX, Part.CERTIFICATE: SIX,
-           Part.PRE_COUNT: TWO_BEFORE},
+           Part.PRE_COUNT: TWO_BEFORE, Part.COST_NOTICE: TWO_BEFORE, Part.COLLECTION: TWO_BEFORE},
     unconfirmed=(
         "No copy of 31-10-1207, 31-10-1204 or 31-10-1201 newer than R80 (2022) was found; none shows an amendment "
         "since 2015, but the 2023-2025 text is not confirmed.",

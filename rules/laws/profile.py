@@ -255,6 +255,8 @@ class Part(str, enum.Enum):
     RESULTS = "notice of the results"
     CERTIFICATE = "certificates of election"
     PRE_COUNT = "what the official does before a requested recount"
+    COST_NOTICE = "notifying the requester of the cost determined"
+    COLLECTION = "collecting the cost before the recount begins"
     MACHINE_TEST = "a test of the voting equipment before the recount"
     CHALLENGE = "a challenge of the recount in court"
     STATEWIDE = "contests the Secretary of State orders recounted"

@@ -25,11 +25,10 @@ from sqlalchemy.orm import Session
 
 from rules.calendar import DENVER
 from rules.conflicts import CaseStep
-from rules.statute import cite
 from services.completion.complete import CERTIFICATE_LIFETIME, CertificateLine
 from services.conduct.owed import note_duties
 from services.documents.certificate import CertificateFacts, certificate_pdf
-from services.election_law import election_law
+from services.election_law import cites_of, election_law
 from services.errors import NotFound, UserError
 from services.office.conflicts import authorize_step
 from services.office.office_settings import OfficeSettings
@@ -47,7 +46,6 @@ _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 DELIVERY_METHODS = ("in person", "mail", "certified mail", "email", "other")
 NAME_LIMIT = 200
 RENEW_GRACE = dt.timedelta(minutes=2)
-CITATION = cite("(6)")
 # A candidate's name in a download's file name: at most this many characters (a name may be 300 characters,
 # and more in a database that does not enforce its columns' lengths), so the header stays small.
 FILENAME_NAME_LIMIT = 60
@@ -223,7 +221,7 @@ def record_delivery(services: Services, *, workspace_id: int, certificate_id: in
         row.delivered_at, row.delivered_by, row.delivery_method = delivered_at, delivered_by, method
         note_duties(session, case)
         after = {"certificate": row.id, "candidate": row.candidate, "votes": row.votes, "delivered_at": delivered_at,
-                 "delivered_by": delivered_by, "method": method, "citation": CITATION}
+                 "delivered_by": delivered_by, "method": method, "citation": cites_of(case).certificate}
         if details and details.strip():
             after["details"] = details.strip()
         # Entity "recount_case", so the delivery is in the case record's timeline.

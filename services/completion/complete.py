@@ -29,6 +29,10 @@ from rules.calendar import DENVER
 from rules.completion import CompletionDecision, complete_recount
 from rules.conflicts import CaseStep
 from rules.governing_body import governing_body_name
+
+# What the card and the report show lives in services/completion/view.py; named here too, where callers have
+# always found it.
+from rules.laws.cites import Cites
 from rules.ledger import EntryKind, LedgerEntry
 from rules.margin import MultiSeatRule
 from rules.money import ZERO, format_money, money
@@ -57,9 +61,6 @@ from services.conduct.money import (
 from services.conduct.owed import note_duties
 from services.conduct.tally import case_for_update, original_contest, tally_state
 from services.documents.certificate import check_names
-
-# What the card and the report show lives in services/completion/view.py; named here too, where callers have
-# always found it.
 from services.election_law import law_of
 from services.errors import UserError
 from services.office.conflicts import authorize_step
@@ -91,7 +92,12 @@ NOT_COMPLETED = ("Nothing was recorded: the recount is not completed. Correct th
 # (not imported: services.conduct.cases shows a case's completion, so it imports this module).
 RESULTS_NOTICE_METHODS = ("email", "phone", "letter", "in person", "hand delivery", "other")
 BALANCE_STEP = "balance"
-AMENDED_REASON = "amended by the recount of {contest} (case #{case}), C.R.S. 1-13.5-1306(6)"
+
+
+def _cites(case: RecountCase) -> Cites:
+    """The provisions of the case's election's law that its texts and audit rows cite (issue 22)."""
+    return Cites.of(law_of(case.contest.election))
+AMENDED_REASON = "amended by the recount of {contest} (case #{case}), {citation}"
 
 
 @dataclass(frozen=True)
@@ -164,7 +170,8 @@ def _amended_version(session: Session, case: RecountCase, amended_units: dict[st
     for unit, per_choice in amended_units.items():
         for choice, votes in per_choice.items():
             counts[(case.contest_id, unit, choice_ids[choice])] = votes
-    return write_version(session, election, counts, reason=AMENDED_REASON.format(contest=case.contest.name, case=case.id),
+    return write_version(session, election, counts, reason=AMENDED_REASON.format(contest=case.contest.name, case=case.id,
+                                                                          citation=_cites(case).results),
                          evidence=[f"recount case #{case.id} tally sheets"], source_format="recount",
                          source_name=f"recount case #{case.id}", source_sha256=None, actor=actor, now=now)
 
@@ -210,7 +217,7 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
             raise UserError("Counting has not started for this recount.")
         state = tally_state(session, case)
         if state is None:
-            raise UserError("Set up the count and enter the tally sheets first (C.R.S. 1-13.5-1306(5)).")
+            raise UserError(f"Set up the count and enter the tally sheets first ({_cites(case).tally}).")
         original = original_contest(session, case)
         try:
             amended = amended_contest(original, state)
@@ -230,7 +237,7 @@ def complete_case(services: Services, *, workspace_id: int, case_id: int, actor:
         if requested:
             if actual_cost is None:
                 raise UserError("Give the actual cost of the recount: the settlement depends on it "
-                                "(C.R.S. 1-13.5-1306(2)(c), (d), (f)).", field="actual_cost")
+                                f"({_cites(case).settlement}).", field="actual_cost")
             try:
                 cost = money(actual_cost, field="actual cost")
             except (TypeError, ValueError) as exc:
@@ -317,7 +324,7 @@ def record_results_notice(services: Services, *, workspace_id: int, case_id: int
         note_duties(session, case)
         audit.append(session, actor=actor, action="results.notified", entity="recount_case", entity_id=case.id,
                      after={"given_at": given_at, "given_by": given_by.strip(), "method": method,
-                            "citation": "C.R.S. 1-13.5-1306(6)"}, workspace_id=workspace_id, at=services.now())
+                            "citation": _cites(case).results}, workspace_id=workspace_id, at=services.now())
         return True
 
 
@@ -332,7 +339,7 @@ def _record_amended_notice(session: Session, case: RecountCase, *, notified_at: 
     lot.amended_notice_at, lot.amended_notice_by, lot.amended_notice_method = given_at, given_by, method
     audit.append(session, actor=actor, action="results.amended_notified", entity="recount_case", entity_id=case.id,
                  after={"given_at": given_at, "given_by": given_by, "method": method, "winners_of_lot": lot.winners,
-                        "citation": "C.R.S. 1-13.5-1306(6)", "lot_citation": "C.R.S. 1-13.5-1304"},
+                        "citation": _cites(case).results, "lot_citation": _cites(case).tie},
                  workspace_id=workspace_id, at=now)
     return True
 
@@ -374,7 +381,7 @@ def record_balance_collected(services: Services, *, workspace_id: int, case_id: 
         case = case_for_update(session, case_id, workspace_id)
         if case.completed_at is None or not case.settlement:
             raise UserError("A balance is collected after the recount is completed and settled "
-                            "(C.R.S. 1-13.5-1306(2)(c)).")
+                            f"({_cites(case).payment}).")
         view = completion_view_of(session, case)
         if view.balance_due == ZERO:
             raise UserError(f"No balance is due for this recount: {case.settlement.get('reason', '')}")
@@ -383,7 +390,7 @@ def record_balance_collected(services: Services, *, workspace_id: int, case_id: 
             raise UserError(f"The balance of {format_money(view.balance_due)} was already collected in full; "
                             "nothing changed.")
         if amount > outstanding:
-            raise UserError(f"Only {format_money(outstanding)} is still due (C.R.S. 1-13.5-1306(2)(c)).",
+            raise UserError(f"Only {format_money(outstanding)} is still due ({_cites(case).payment}).",
                             field="amount")
         rows = session.scalars(select(LedgerRow).where(LedgerRow.case_id == case.id))
         if any(r.kind in (EntryKind.PAYMENT.value, EntryKind.BALANCE_COLLECTED.value)
@@ -414,6 +421,6 @@ def record_balance_collected(services: Services, *, workspace_id: int, case_id: 
         note_duties(session, case)
         audit.append(session, actor=actor, action="balance.collected", entity="recount_case", entity_id=case.id,
                      after={"amount": amount, "method": method, "reference": reference, "received_by": received_by,
-                            "received_on": received_on, "expense": expense_amount, "still_due": after, "citation": "C.R.S. 1-13.5-1306(2)(c)"},
+                            "received_on": received_on, "expense": expense_amount, "still_due": after, "citation": _cites(case).payment},
                      workspace_id=workspace_id, at=now)
         return BalanceCollected(amount, after, expense_amount)

@@ -24,10 +24,9 @@ from sqlalchemy.orm import Session
 
 from rules.assistants import Assistant, AssistantFinding, Capacity, review_assistants
 from rules.money import format_money, money
-from rules.statute import cite
 from services.conduct.money import within_limit
 from services.conduct.tally import case_for_update
-from services.election_law import law_of
+from services.election_law import cites_of, law_of
 from services.errors import UserError
 from services.services import Services
 from services.wording import echoed
@@ -37,7 +36,6 @@ from storage.models import AssistantRow, Election, RecountCase
 NAME_LIMIT = 200  # AssistantRow.name
 MAX_DAYS = 366
 MAX_PREPARERS = 100
-CITATION = cite("(3)")
 
 
 def name_key(name: str) -> str:
@@ -156,7 +154,7 @@ def clean_preparers(names: list[str]) -> list[str]:
     return out
 
 
-def _check(data: AssistantInput) -> tuple[Capacity, Decimal, str | None]:
+def _check(data: AssistantInput, conduct: str) -> tuple[Capacity, Decimal, str | None]:
     name = clean_name(data.name or "")
     if not name:
         raise UserError("Give the assistant's name.", field="name")
@@ -165,7 +163,7 @@ def _check(data: AssistantInput) -> tuple[Capacity, Decimal, str | None]:
     try:
         capacity = Capacity(data.capacity)
     except ValueError:
-        raise UserError("Choose the capacity in which they assist (C.R.S. 1-13.5-1306(3)).",
+        raise UserError(f"Choose the capacity in which they assist ({conduct}).",
                         field="capacity") from None
     if type(data.days_served) is not int or not 0 <= data.days_served <= MAX_DAYS:
         raise UserError(f"Days served: a whole number from 0 to {MAX_DAYS}.", field="days_served")
@@ -187,11 +185,12 @@ def record_assistants(services: Services, *, workspace_id: int, case_id: int, ac
     abstract preparers, in one transaction, each change audited. `preparers` None leaves the list as it is."""
     if assistant is None and preparers is None:
         raise UserError("Enter an assistant, or the persons who prepared the official abstract.", field="name")
-    checked = _check(assistant) if assistant is not None else None
     wanted = clean_preparers(preparers) if preparers is not None else None
     now = services.now()
     with services.db.transaction() as session:
         case = case_for_update(session, case_id, workspace_id)
+        conduct = cites_of(case).conduct
+        checked = _check(assistant, conduct) if assistant is not None else None
         if case.completed_at is not None:
             raise UserError("This recount is complete; its assistants can no longer change.")
         election = session.get_one(Election, case.contest.election_id, with_for_update=True)
@@ -202,7 +201,7 @@ def record_assistants(services: Services, *, workspace_id: int, case_id: int, ac
             election.abstract_preparers = list(wanted)
             audit.append(session, actor=actor, action="election.abstract_preparers_set", entity="election",
                          entity_id=election.id, before={"abstract_preparers": list(before_preparers)},
-                         after={"abstract_preparers": list(wanted), "case": case.id, "citation": CITATION},
+                         after={"abstract_preparers": list(wanted), "case": case.id, "citation": conduct},
                          workspace_id=workspace_id, at=now)
             contest_ids = [c.id for c in election.contests]
             other_cases = tuple(session.scalars(select(RecountCase.id).where(
@@ -222,7 +221,7 @@ def record_assistants(services: Services, *, workspace_id: int, case_id: int, ac
                 session.flush()
                 change = "added"
                 audit.append(session, actor=actor, action="assistant.recorded", entity="assistant",
-                             entity_id=row.id, after={"case": case.id, "name": name, **values, "citation": CITATION},
+                             entity_id=row.id, after={"case": case.id, "name": name, **values, "citation": conduct},
                              workspace_id=workspace_id, at=now)
             else:
                 current = {k: getattr(row, k) for k in values}
@@ -235,7 +234,7 @@ def record_assistants(services: Services, *, workspace_id: int, case_id: int, ac
                     change = "updated"
                     audit.append(session, actor=actor, action="assistant.updated", entity="assistant",
                                  entity_id=row.id, before={"name": before_name, **current},
-                                 after={"case": case.id, "name": name, **values, "citation": CITATION},
+                                 after={"case": case.id, "name": name, **values, "citation": conduct},
                                  workspace_id=workspace_id, at=now)
             line = _line(row)
         session.flush()

@@ -12,12 +12,11 @@ from sqlalchemy.orm import Session
 
 from rules.duties import CaseFacts, Duty, duties_of, money_to_return
 from rules.money import ZERO
-from rules.statute import cite
 from services.completion.view import CompletionView
 from services.conduct.money import NAME_LIMIT, PAYMENT_METHODS, REFERENCE_LIMIT
 from services.conduct.owed import facts_of_cases, note_duties
 from services.conduct.tally import case_for_update
-from services.election_law import law_of
+from services.election_law import cites_of, law_of
 from services.errors import UserError
 from services.services import Services
 from services.wording import echoed
@@ -73,11 +72,12 @@ def record_money_returned(services: Services, *, workspace_id: int, case_id: int
         case = case_for_update(session, case_id, workspace_id)
         facts = facts_of(session, case)
         amount = money_to_return(facts)
-        citation = cite("(2)(d)") if facts.settlement_outcome == "refund" else cite("(2)(f)")
+        cited = cites_of(case)
+        citation = cited.refund if facts.settlement_outcome == "refund" else cited.leftover
         completed_at = case.completed_at
         if not facts.completed or completed_at is None or amount <= ZERO:
             raise UserError("Nothing is owed back to the requester for this recount "
-                            f"({cite('(2)(d)')}, {cite('(2)(f)')}).")
+                            f"({cited.joined(cited.refund, cited.leftover)}).")
         if case.money_returned_at is not None:
             return MoneyReturned(amount, citation, False)
         if returned_at < completed_at - dt.timedelta(minutes=5):

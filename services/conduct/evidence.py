@@ -24,15 +24,14 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from rules.calendar import DENVER
-from rules.statute import cite
 from services.conduct.tally import case_for_update
+from services.election_law import cites_of
 from services.errors import NotFound, UserError
 from services.services import Services
 from services.typed_input import typed_text
 from storage import audit
 from storage.models import EvidenceDemand, RecountCase, SurveyVersion
 
-CITATION = cite("(4)")
 TEXT_LIMIT = 2000
 OF_WHOM_LIMIT = 300  # EvidenceDemand.demanded_of
 FUTURE_SLACK = dt.timedelta(minutes=5)
@@ -124,7 +123,7 @@ def demand_evidence(services: Services, *, workspace_id: int, case_id: int, desc
         session.flush()
         audit.append(session, actor=actor, action="evidence.demanded", entity="evidence_demand", entity_id=row.id,
                      after={"case": case.id, "description": what, "demanded_of": whom, "demanded_at": demanded_at,
-                            "citation": CITATION}, workspace_id=workspace_id, at=services.now())
+                            "citation": cites_of(case).evidence}, workspace_id=workspace_id, at=services.now())
         return EvidenceRecorded(True, _line(row), evidence_summary(session, case))
 
 
@@ -160,6 +159,6 @@ def record_production(services: Services, *, workspace_id: int, demand_id: int, 
         session.flush()
         audit.append(session, actor=actor, action="evidence.produced", entity="evidence_demand", entity_id=row.id,
                      before={"produced": None},
-                     after={"case": case.id, "produced": text, "produced_at": produced_at, "citation": CITATION},
+                     after={"case": case.id, "produced": text, "produced_at": produced_at, "citation": cites_of(case).evidence},
                      workspace_id=workspace_id, at=services.now())
         return EvidenceRecorded(True, _line(row), evidence_summary(session, case))

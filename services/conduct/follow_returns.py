@@ -21,12 +21,10 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from rules.statute import cite
+from services.election_law import cites_of
 from services.returns.versions import rules_contests
 from storage import audit
 from storage.models import Contest, RecountCase, SurveyVersion, TallySheetRow
-
-CITATION = cite("(4)")
 
 
 @dataclass(frozen=True)
@@ -76,13 +74,13 @@ def follow_correction(session: Session, *, version: SurveyVersion, contest_ids: 
             case.survey_version_id = version.id
             audit.append(session, actor=actor, action="case.returns_followed", entity="recount_case",
                          entity_id=case.id, before={"survey_version": old.number},
-                         after={"survey_version": version.number, "contest": contest, "citation": CITATION},
+                         after={"survey_version": version.number, "contest": contest, "citation": cites_of(case).evidence},
                          workspace_id=workspace_id, at=now)
         else:
             audit.append(session, actor=actor, action="case.returns_not_followed", entity="recount_case",
                          entity_id=case.id, before={"survey_version": old.number},
                          after={"survey_version": old.number, "corrected_version": version.number,
-                                "reason": why_not, "citation": CITATION},
+                                "reason": why_not, "citation": cites_of(case).evidence},
                          workspace_id=workspace_id, at=now)
         done.append(Followed(case.id, contest, old.number, version.number if why_not is None else old.number,
                              why_not))

@@ -16,6 +16,7 @@ from rules.calendar import DENVER
 from rules.checklist import PreCountChecklist, counting_may_start
 from rules.cost import CostDetermination, CostItem, determine_cost
 from rules.decision import Decision
+from rules.laws.profile import Part
 from rules.ledger import EntryKind, Ledger, LedgerEntry
 from rules.money import format_money
 from services.election_law import law_of
@@ -168,7 +169,8 @@ def _requested_case(session: Session, case_id: int, workspace_id: int, *, lock: 
     if case is None or case.workspace_id != workspace_id:
         raise NotFound("That recount case does not exist in this office.")
     if case.kind != CaseKind.REQUESTED.value:
-        raise UserError("An automatic recount is paid for by the governing body (C.R.S. 1-13.5-1306(1)); there is "
+        payer = law_of(case.contest.election).automatic_payer
+        raise UserError(f"An automatic recount is paid for by {payer.who} ({payer.provision.citation}); there is "
                         "no cost to determine or collect from anyone.")
     return case
 
@@ -239,7 +241,8 @@ def record_cost_notice(services: Services, *, workspace_id: int, case_id: int, n
         case = _requested_case(session, case_id, workspace_id)
         cost = ledger_of(session, case.id).cost_determined
         if cost is None:
-            raise UserError("Determine the cost first (C.R.S. 1-13.5-1306(2)(b)(II)); then notify the requester of it.")
+            raise UserError(f"Determine the cost first ({law_of(case.contest.election).cost.provision.citation}); then "
+                            "notify the requester of it.")
         latest = _cost_notices(session, case.id)
         if latest and latest[-1].cost == cost:
             raise UserError(f"The requester was already notified of {format_money(cost)}: "
@@ -257,7 +260,7 @@ def record_cost_notice(services: Services, *, workspace_id: int, case_id: int, n
         session.flush()
         audit.append(session, actor=actor, action="cost.notified", entity="recount_case", entity_id=case.id,
                      after={"cost": cost, "notified_at": notified_at, "method": method, "by": notice.notified_by,
-                            "citation": "C.R.S. 1-13.5-1306(2)(b)(III)"},
+                            "citation": law_of(case.contest.election).cite(Part.COST_NOTICE)},
                      workspace_id=workspace_id, at=services.now())
         return CostNoticeView(cost, notified_at, method, notice.notified_by, notice.details, actor)
 

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from rules.contest import Contest
 from rules.tally import FIRST, SECOND, TallySheet, TallyState, accept_sheets
+from services.election_law import law_of
 from services.errors import NotFound, UserError
 from services.returns.versions import rules_contests
 from storage.models import RecountCase, SurveyVersion, TallySheetRow
@@ -64,7 +65,8 @@ def tally_state(session: Session, case: RecountCase) -> TallyState | None:
         return None
     return accept_sheets([as_sheet(r) for r in standing_sheets(session, case.id)],
                          contest=original_contest(session, case), expected_units=tuple(case.expected_units),
-                         double_entry=case.double_entry, election_sheet_ids=election_sheets(case))
+                         double_entry=case.double_entry, election_sheet_ids=election_sheets(case),
+                         law=law_of(case.contest.election))
 
 
 def election_sheets(case: RecountCase) -> tuple[str, ...]:

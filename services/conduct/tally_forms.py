@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from rules.tally import FIRST, SECOND, CountMethod, TallySheet, accept_sheets
 from services.conduct.tally import as_sheet, election_sheets, original_contest, returns_units, standing_sheets
+from services.election_law import cites_of, law_of
 from services.errors import NotFound, UserError
 from services.services import Services
 from storage.models import RecountCase, TallySheetRow
@@ -86,7 +87,8 @@ def tally_summary(session: Session, case: RecountCase) -> TallySummary | None:
     contest = original_contest(session, case)
     rows = standing_sheets(session, case.id)
     state = accept_sheets([as_sheet(r) for r in rows], contest=contest, expected_units=tuple(case.expected_units),
-                          double_entry=case.double_entry, election_sheet_ids=election_sheets(case))
+                          double_entry=case.double_entry, election_sheet_ids=election_sheets(case),
+                          law=law_of(case.contest.election))
 
     def line(row: TallySheetRow) -> EntryLine:
         return EntryLine(row.id, row.sheet_id, row.unit, row.entry, row.entered_by,
@@ -137,6 +139,7 @@ class SheetForm:
     contest: str
     summary: TallySummary
     fingerprint: str
+    tally: str = ""  # the election's law's provision on the tally (1306(5), 31-10-1207(5), 1-10.5-102(1), (2))
 
 
 def sheet_form(services: Services, *, workspace_id: int, case_id: int) -> SheetForm:
@@ -156,7 +159,7 @@ def sheet_form(services: Services, *, workspace_id: int, case_id: int) -> SheetF
         if summary is None:
             raise UserError(f"Set up the count of {case.contest.name} (case #{case.id}) first: how it is counted "
                             "and the units expected (the card's “Set up the count”).", field="case")
-        return SheetForm(case.id, case.contest.name, summary, fingerprint(summary.units))
+        return SheetForm(case.id, case.contest.name, summary, fingerprint(summary.units), cites_of(case).tally)
 
 
 @dataclass(frozen=True)
@@ -169,6 +172,7 @@ class SetUpForm:
     double_entry: bool
     sheets_entered: int
     election_sheet_ids: tuple[str, ...] = ()
+    tally: str = ""  # the election's law's provision on the tally
 
 
 def set_up_form(services: Services, *, workspace_id: int, case_id: int) -> SetUpForm:
@@ -180,4 +184,5 @@ def set_up_form(services: Services, *, workspace_id: int, case_id: int) -> SetUp
             raise UserError("This recount is complete; its tally can no longer change.")
         return SetUpForm(case.id, case.contest.name, returns_units(session, case), case.count_method,
                          tuple(case.expected_units) if case.expected_units is not None else None, case.double_entry,
-                         len(standing_sheets(session, case.id)), election_sheets(case))
+                         len(standing_sheets(session, case.id)), election_sheets(case),
+                         cites_of(case).tally)

@@ -14,6 +14,7 @@ from services.conduct.tally import (
     standing_sheets,
 )
 from services.conduct.tally_sheets import SHEET_ID_LIMIT
+from services.election_law import cites_of
 from services.errors import UserError
 from services.services import Services
 from services.wording import echoed
@@ -22,7 +23,6 @@ from storage import audit
 MAX_UNITS = 2000
 UNIT_LIMIT = 200  # TallySheetRow.unit
 MAX_ELECTION_SHEETS = 5000
-CITATION = "C.R.S. 1-13.5-1306(5)"
 
 
 @dataclass(frozen=True)
@@ -75,12 +75,13 @@ def configure_count(services: Services, *, workspace_id: int, case_id: int, meth
     except ValueError:
         raise UserError(f"“{echoed(method)}” is not a way of counting: paper, electronic or voting_machine.",
                         field="method") from None
-    if count_method is CountMethod.VOTING_MACHINE and not _clean_units(units or []):
-        raise UserError("List the voting machines, one per line: in elections using voting machines separate "
-                        "tally sheets are used for each machine (C.R.S. 1-13.5-1306(5)).", field="units")
     used = _clean_election_sheets(election_sheet_ids) if election_sheet_ids is not None else None
     with services.db.transaction() as session:
         case = case_for_update(session, case_id, workspace_id)
+        tally = cites_of(case).tally
+        if count_method is CountMethod.VOTING_MACHINE and not _clean_units(units or []):
+            raise UserError("List the voting machines, one per line: in elections using voting machines separate "
+                            f"tally sheets are used for each machine ({tally}).", field="units")
         if case.completed_at is not None:
             raise UserError("This recount is complete; its tally can no longer change.")
         if used is None:
@@ -107,7 +108,7 @@ def configure_count(services: Services, *, workspace_id: int, case_id: int, meth
             named = ", ".join(f"{echoed(r.sheet_id)} ({echoed(unit_label(r.unit))})"
                               for r in list({r.sheet_id: r for r in clashing}.values())[:10])
             raise UserError(f"Already entered as recount tally sheets: {named}. A sheet used at the election cannot "
-                            f"be a recount sheet ({CITATION}): withdraw those entries first, or correct the list.",
+                            f"be a recount sheet ({tally}): withdraw those entries first, or correct the list.",
                             field="election_sheets")
         if standing_sheets(session, case.id) and (case.count_method, case.expected_units) != (count_method.value,
                                                                                               cleaned):
@@ -120,7 +121,7 @@ def configure_count(services: Services, *, workspace_id: int, case_id: int, meth
         audit.append(session, actor=actor, action="tally.set_up", entity="recount_case", entity_id=case.id,
                      before=before, after={"method": count_method.value, "units": cleaned,
                                            "double_entry": double_entry, "election_sheet_ids": used or None,
-                                           "citation": CITATION},
+                                           "citation": tally},
                      workspace_id=workspace_id, at=services.now())
         session.flush()
         return CountSetUp(True, set_up_tally_state(session, case), count_method.value, tuple(cleaned), double_entry,

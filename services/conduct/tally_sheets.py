@@ -19,6 +19,7 @@ from services.conduct.tally import (
     standing_sheets,
     tally_state,
 )
+from services.election_law import cites_of, law_of
 from services.errors import NotFound, UserError
 from services.services import Services
 from services.wording import echoed
@@ -114,10 +115,11 @@ def enter_sheet(services: Services, *, workspace_id: int, case_id: int, sheet_id
             if as_sheet(row).same_entry_as(sheet):
                 return SheetEntered(row.id, False, set_up_tally_state(session, case), sheet)
         entered = [as_sheet(r) for r in rows]
+        law = law_of(case.contest.election)
         before = accept_sheets(entered, contest=contest, expected_units=expected, double_entry=case.double_entry,
-                               election_sheet_ids=used_at_election)
+                               election_sheet_ids=used_at_election, law=law)
         after = accept_sheets([*entered, sheet], contest=contest, expected_units=expected,
-                              double_entry=case.double_entry, election_sheet_ids=used_at_election)
+                              double_entry=case.double_entry, election_sheet_ids=used_at_election, law=law)
         added = [p for p in after.problems if p not in before.problems]
         if added:
             raise _refused(added)
@@ -129,7 +131,7 @@ def enter_sheet(services: Services, *, workspace_id: int, case_id: int, sheet_id
         audit.append(session, actor=actor, action="tally.sheet_entered", entity="tally_sheet", entity_id=row.id,
                      after={"case": case.id, "sheet": sheet.sheet_id, "unit": unit, "entry": entry,
                             "counts": dict(counts), "progress": list(state.progress),
-                            "citation": "C.R.S. 1-13.5-1306(5)"}, workspace_id=workspace_id, at=services.now())
+                            "citation": cites_of(case).tally}, workspace_id=workspace_id, at=services.now())
         return SheetEntered(row.id, True, state, sheet)
 
 
@@ -196,6 +198,6 @@ def withdraw_entry(services: Services, *, workspace_id: int, case_id: int, row_i
                      after={"case": case.id, "sheet": row.sheet_id, "unit": row.unit, "entry": row.entry,
                             "entered_by": row.entered_by, "reason": reason.strip(),
                             "progress": list(state.progress) if state else None,
-                            "citation": "C.R.S. 1-13.5-1306(5)"}, workspace_id=workspace_id, at=now)
+                            "citation": cites_of(case).tally}, workspace_id=workspace_id, at=now)
         return EntryWithdrawn(True, case.id, row.sheet_id, row.unit, row.entry, row.entered_by, actor,
                               reason.strip(), state)

@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Iterator
 
+from rules.laws import DEFAULT_LAW, UnknownLaw, law_profile
+from rules.laws.cites import Cites
 from services.documents.glyphs import ensure_printable, isolate, prepare
 from services.documents.pdf import FAMILY, new_pdf, output
 from services.documents.record_words import Words
@@ -234,8 +236,8 @@ def case_record_pdf(record: dict[str, Any]) -> bytes:
     ensure_printable(_strings(record, ""), what=WHAT, consequence=CONSEQUENCE)
     record = _isolated(record)
     case = record["case"]
-    say = Words(record.get("people"))
     law = record.get("law") or {}
+    say = Words(record.get("people"), _cites(law.get("key")))
     w = _Writer(under_1306=law.get("key", "1-13.5-1306") == "1-13.5-1306")
     w.add("title", f"Record of recount case #{case['id']}")
     w.add("subtitle", f"{case['contest']} — {case['election']} ({say.moment(case['election_date'])}), "
@@ -256,3 +258,12 @@ def case_record_pdf(record: dict[str, Any]) -> bytes:
     w.bullets([say.step(row) for row in record["timeline"]])
     return w.render(f"Recount case #{case['id']} — {case['contest']}",
                     dt.datetime.fromisoformat(record["generated_at"]))
+
+
+def _cites(key: object) -> Cites:
+    """The law the record was made under cites each step; a record without one (made before the law was stored
+    with the election) or naming a law this bot does not know is read under 1-13.5-1306, as it was made."""
+    try:
+        return Cites.of(law_profile(key if isinstance(key, str) else None))
+    except UnknownLaw:
+        return Cites.of(DEFAULT_LAW)

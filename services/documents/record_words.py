@@ -14,8 +14,9 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping
 
 from rules.calendar import DENVER
+from rules.laws import DEFAULT_LAW
+from rules.laws.cites import Cites
 from rules.money import format_money
-from rules.statute import cite
 
 SLACK_USER = re.compile(r"^[UW][A-Z0-9]{6,}$")
 _MOMENT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?([+-]\d{2}:\d{2}|Z)?$")
@@ -49,38 +50,39 @@ PLAIN = {
     "contest_filing_deadline": "the last day to file an election contest",
 }
 
-# What each audit action says, and the provision it is taken under (the citation beside each step).
+# What each audit action says, and the provision it is taken under (the citation beside each step): an attribute of
+# rules.laws.cites.Cites, read in the case's election's law (1306(6) under 1-13.5-1306, 31-10-1207(6) under its law).
 ACTIONS: dict[str, tuple[str, str | None]] = {
     "case.opened": ("Recount case opened", None), "case.card_posted": ("Case card posted in Slack", None),
-    "case.completed": ("Recount completed", cite("(6)")),
-    "case.returns_followed": ("Case follows the corrected survey of returns", cite("(4)")),
-    "case.returns_not_followed": ("Case keeps its survey version after a correction", cite("(4)")),
-    "notice.recorded": ("Notice of the recount recorded as given", cite("(1)")),
-    "request.entered": ("Written request entered", cite("(2)(a)")),
-    "request.card_posted": ("Request card posted in Slack", cite("(2)(a)")),
-    "request.approved": ("Request approved", cite("(2)(a)")), "request.rejected": ("Request rejected", cite("(2)(a)")),
-    "request.withdrawn": ("Request withdrawn by the requester", cite("(2)(a)")),
-    "cost.determined": ("Cost of the recount determined", cite("(2)(b)(II)")),
-    "cost.notified": ("Requester notified of the cost", cite("(2)(b)(III)")),
-    "payment.recorded": ("Payment received", cite("(2)(b)(IV)")),
-    "counting.started": ("Counting started", cite("(2)(b)(IV)")), "tally.set_up": ("Count set up", cite("(5)")),
-    "tally.sheet_entered": ("Tally sheet entered", cite("(5)")),
-    "tally.sheet_withdrawn": ("Tally sheet withdrawn", cite("(5)")),
-    "assistant.recorded": ("Assistant recorded", cite("(3)")), "assistant.updated": ("Assistant updated", cite("(3)")),
-    "election.abstract_preparers_set": ("Preparers of the official abstract recorded", cite("(3)")),
-    "evidence.demanded": ("Documentary evidence demanded", cite("(4)")),
-    "evidence.produced": ("Documentary evidence produced", cite("(4)")),
-    "survey.version_created": ("Survey of returns version written", cite("(4)")),
-    "results.notified": ("Governing body notified of the results", cite("(6)")),
-    "results.amended_notified": ("Amended notice of the results given", cite("(6)")),
-    "certificate.delivered": ("Certificate of election delivered", cite("(6)")),
-    "certificate.link_renewed": ("New link to a certificate of election", cite("(6)")),
-    "balance.collected": ("Balance of the cost collected", cite("(2)(c)")),
-    "money.returned": ("Money returned to the requester", cite("(2)(d), (f)")),
-    "lot.drawn": ("Lot drawn for the tie", "C.R.S. 1-13.5-1304"),
-    "observers.link_made": ("Observers' link made", cite("(1)")),
-    "observers.link_revoked": ("Observers' link revoked", cite("(1)")),
-    "observers.page_viewed": ("Observers' page opened", cite("(1)")),
+    "case.completed": ("Recount completed", "results"),
+    "case.returns_followed": ("Case follows the corrected survey of returns", "evidence"),
+    "case.returns_not_followed": ("Case keeps its survey version after a correction", "evidence"),
+    "notice.recorded": ("Notice of the recount recorded as given", "notice"),
+    "request.entered": ("Written request entered", "request"),
+    "request.card_posted": ("Request card posted in Slack", "request"),
+    "request.approved": ("Request approved", "request"), "request.rejected": ("Request rejected", "request"),
+    "request.withdrawn": ("Request withdrawn by the requester", "request"),
+    "cost.determined": ("Cost of the recount determined", "cost"),
+    "cost.notified": ("Requester notified of the cost", "cost_notice"),
+    "payment.recorded": ("Payment received", "collection"),
+    "counting.started": ("Counting started", "collection"), "tally.set_up": ("Count set up", "tally"),
+    "tally.sheet_entered": ("Tally sheet entered", "tally"),
+    "tally.sheet_withdrawn": ("Tally sheet withdrawn", "tally"),
+    "assistant.recorded": ("Assistant recorded", "conduct"), "assistant.updated": ("Assistant updated", "conduct"),
+    "election.abstract_preparers_set": ("Preparers of the official abstract recorded", "conduct"),
+    "evidence.demanded": ("Documentary evidence demanded", "evidence"),
+    "evidence.produced": ("Documentary evidence produced", "evidence"),
+    "survey.version_created": ("Survey of returns version written", "evidence"),
+    "results.notified": ("Governing body notified of the results", "results"),
+    "results.amended_notified": ("Amended notice of the results given", "results"),
+    "certificate.delivered": ("Certificate of election delivered", "results"),
+    "certificate.link_renewed": ("New link to a certificate of election", "results"),
+    "balance.collected": ("Balance of the cost collected", "payment"),
+    "money.returned": ("Money returned to the requester", "refund_or_leftover"),
+    "lot.drawn": ("Lot drawn for the tie", "tie"),
+    "observers.link_made": ("Observers' link made", "notice"),
+    "observers.link_revoked": ("Observers' link revoked", "notice"),
+    "observers.page_viewed": ("Observers' page opened", "notice"),
     "deadline.moved": ("Deadline moved", None),
 }
 
@@ -92,7 +94,8 @@ _SKIP = {"citation", "hash", "sha256", "form_key", "rows", "verdict", "numbers",
 class Words:
     """How the record's values read, with the names the bot knows."""
 
-    def __init__(self, people: Mapping[str, str] | None = None) -> None:
+    def __init__(self, people: Mapping[str, str] | None = None, cites: Cites | None = None) -> None:
+        self.cites = cites or Cites.of(DEFAULT_LAW)
         self.people = dict(people or {})
 
     def person(self, value: Any) -> str:
@@ -160,9 +163,17 @@ class Words:
         return [f"{labels.get(k) or self.label(k)}: {self.value(v, k)}" for k, v in items.items()
                 if k not in _SKIP and v not in (None, "", [], {})]
 
+    def _cited(self, what: str | None) -> str | None:
+        if what is None:
+            return None
+        if what == "refund_or_leftover":
+            return self.cites.joined(self.cites.refund, self.cites.leftover)
+        return str(getattr(self.cites, what))
+
     def step(self, row: Mapping[str, Any]) -> str:
         """One entry of the timeline: when, who, what, the facts, and the provision it was taken under."""
-        what, citation = ACTIONS.get(row["action"], (self.label(row["action"].replace(".", " ")), None))
+        what, cited = ACTIONS.get(row["action"], (self.label(row["action"].replace(".", " ")), None))
+        citation = self._cited(cited)
         raw = row.get("after")
         after: dict[str, Any] = raw if isinstance(raw, dict) else {}
         citation = after.get("citation") or citation

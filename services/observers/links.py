@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from rules.statute import cite
+from services.election_law import cites_of
 from services.errors import NotFound
 from services.public_url import public_base_url
 from services.services import Services
@@ -26,7 +26,6 @@ OBSERVE_PATH = "/observe/"
 LINK_LIFETIME = dt.timedelta(days=30)
 # A second click of "Share observers' link" by the same person within this time is the same click: no new link.
 SHARE_GRACE = dt.timedelta(minutes=1)
-CITATION = cite("(1)")
 
 
 def observer_link(token: str, base: str | None = None) -> str:
@@ -87,7 +86,7 @@ def share_link(services: Services, *, workspace_id: int, case_id: int, actor: st
         session.add(row)
         session.flush()
         audit.append(session, actor=actor, action="observers.link_made", entity="recount_case", entity_id=case_id,
-                     after={"link": row.id, "expires_at": row.expires_at, "citation": CITATION},
+                     after={"link": row.id, "expires_at": row.expires_at, "citation": cites_of(case).notice},
                      workspace_id=workspace_id, at=now)
         return LinkShared(_line(row, token), True)
 

@@ -26,13 +26,14 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from rules.laws import DEFAULT_LAW
+from rules.laws.profile import Part
 from rules.serialize import to_jsonable
-from rules.statute import cite
 from services.completion.certificates import facts_of, short  # noqa: F401 (short: what the server may log of a token)
 from services.conduct.cases import CaseView, case_view_of, load_case
 from services.conduct.tally import original_contest, tally_state
 from services.documents.certificate import CertificateFacts
-from services.observers.links import CITATION
+from services.election_law import cites_of
 from services.services import Services
 from storage import audit
 from storage.models import Certificate, ObserverLink, RecountCase
@@ -92,7 +93,7 @@ def record_view(services: Services, token: str) -> Lookup:
                          entity="recount_case", entity_id=row.case_id,
                          after={"link": row.id, "views": row.views, "views_since_last_entry":
                                 row.views - row.views_audited, "first_view": row.view_audited_at is None,
-                                "citation": CITATION},
+                                "citation": cites_of(case).notice},
                          workspace_id=case.workspace_id, at=now)
             row.view_audited_at, row.views_audited = now, row.views
     return found
@@ -157,6 +158,10 @@ class ObserverState:
     certificates: tuple[CertificateLink, ...]
     completed_at: dt.datetime | None
     link_expires_at: dt.datetime
+    # The election's law's provisions the page cites: who may observe, the certificates, a tie decided by lot.
+    observers_citation: str
+    certificate_citation: str
+    tie_citation: str
 
     def as_json(self) -> dict:
         """JSON-ready, for state.json."""
@@ -207,7 +212,7 @@ def _result_line(view: CaseView) -> ResultLine | None:
     return ResultLine(completion.get("outcome", ""), tuple(completion.get("winners_after") or ()), tuple(totals),
                       int(completion.get("seats", 1)), completion.get("kind") == "question", tied,
                       completion.get("reason", ""), completion.get("tie_citation") or completion.get("citation")
-                      or cite("(6)"))
+                      or (view.law.profile if view.law else DEFAULT_LAW).cite(Part.RESULTS))
 
 
 def observer_state(services: Services, token: str) -> tuple[Lookup, ObserverState | None]:
@@ -219,6 +224,7 @@ def observer_state(services: Services, token: str) -> tuple[Lookup, ObserverStat
             return found, None
         case = load_case(session, row.case_id)
         view = case_view_of(session, case)  # the card's own queries
+        cited = cites_of(case)
         name = "automatic_recount_deadline" if view.kind == "automatic" else "requested_recount_deadline"
         deadline = view.deadline(name)
         certificates = tuple(CertificateLink(c.id, c.candidate, c.votes)
@@ -230,7 +236,8 @@ def observer_state(services: Services, token: str) -> tuple[Lookup, ObserverStat
             counting_started_at=view.counting_started_at, tally=_tally_line(session, case, view),
             result=_result_line(view), certificates=certificates,
             completed_at=view.completion.completed_at if view.completion else None,
-            link_expires_at=row.expires_at)
+            link_expires_at=row.expires_at, observers_citation=cited.notice,
+            certificate_citation=cited.certificate, tie_citation=cited.tie)
 
 
 def certificate_for_observers(services: Services, token: str, certificate_id: int

@@ -1,6 +1,6 @@
 """The requester withdraws a recount request before it is decided: staff record it, with how the requester said so.
 
-1-13.5-1306(2)(a) lets an interested party request a recount; it says nothing of taking a request back, and nothing
+Each law lets an interested party request a recount (1-13.5-1306(2)(a), 31-10-1207(2), 1-10.5-106(2)); none says anything of taking a request back, and nothing
 forbids it. A request withdrawn is one no one need decide any more: it leaves the list of requests waiting for a
 decision, its card loses Approve and Reject, and its status is "withdrawn". Only a request still pending may be
 withdrawn: once approved, the case is open and the office's duties under (2)(b) have begun; once rejected, there
@@ -14,17 +14,15 @@ from __future__ import annotations
 
 from sqlalchemy import update
 
-from rules.statute import cite
+from services.election_law import law_of
 from services.errors import NotFound, UserError
 from services.office.access import ensure_workspace
 from services.requests.decision import already_decided
 from services.requests.views import RequestView, as_view
 from services.services import Services
 from storage import audit, seals
-from storage.models import RecountRequestRow, RequestStatus
+from storage.models import Election, RecountRequestRow, RequestStatus
 from storage.repositories import rows_updated
-
-CITATION = cite("(2)(a)")
 
 
 def withdraw_request(services: Services, *, team_id: str, request_id: int, actor: str, note: str) -> RequestView:
@@ -50,9 +48,11 @@ def withdraw_request(services: Services, *, team_id: str, request_id: int, actor
         if won != 1:
             raise already_decided(row)
         seals.mark(session, row)  # written by the Core UPDATE above, unseen by the ORM
+        # The provision the request was made under, in the election's own law (1306(2)(a), 31-10-1207(2), ...).
+        citation = law_of(session.get_one(Election, row.contest.election_id)).requesting.provision.citation
         audit.append(session, actor=actor, action="request.withdrawn", entity="recount_request", entity_id=row.id,
                      before={"status": RequestStatus.PENDING.value},
-                     after={"status": RequestStatus.WITHDRAWN.value, "note": note, "citation": CITATION,
+                     after={"status": RequestStatus.WITHDRAWN.value, "note": note, "citation": citation,
                             "requester": row.requester_name, "entered_by": row.entered_by},
                      workspace_id=workspace.id, at=now)
         session.flush()

@@ -26,10 +26,11 @@ from sqlalchemy.orm import Session
 
 from rules.contest import WHOLE_CONTEST, ContestKind
 from rules.contest import Contest as RulesContest
-from rules.corrections import CITATION as CORRECTION_CITATION
 from rules.corrections import VoteChange, diff_contests, one_line
+from rules.laws.profile import Part
 from rules.returns.numbers import CountError, parse_count
 from services.conduct.follow_returns import Followed, follow_correction
+from services.election_law import law_of
 from services.errors import UserError
 from services.office.access import ensure_workspace
 from services.returns.forms import (
@@ -89,6 +90,7 @@ class EntryResult:
     citation: str | None  # (4) for a correction
     case_id: int | None  # the contest's recount case, if one was opened
     followed: Followed | None = None  # a correction (4): whether the case, not yet completed, follows it
+    trigger: str = ""  # the election's law's automatic-recount provision, which /recount check applies
 
 
 def parse_counts(raw: Sequence[str | int | None], choices: Sequence[str]) -> list[int]:
@@ -202,16 +204,18 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
         counts = []
     before_units = contest_counts(session, previous, contest.id) if contest is not None else {}
     correction = bool(before_units)
+    # The election's law's power to correct the survey (1306(4), 31-10-1207(4), 1-10.5-107(3)).
+    correction_citation = law_of(election).cite(Part.EVIDENCE)
     if correction and entry.unit not in before_units:
         raise UserError("That unit has no returns in the latest version any more; reopen the form.")
     if not correction and entry.unit != WHOLE_CONTEST:
         raise ValueError("a first entry is for the whole contest")
     if correction and not may_correct:
-        # 1306(4) gives the power to correct the survey of returns to the designated election official.
+        # The law gives the power to correct the survey of returns to the official (1306(4) and its kin).
         raise UserError(f"Only a designated election official may correct returns already recorded "
-                        f"({CORRECTION_CITATION}); ask one to make this correction.")
+                        f"({correction_citation}); ask one to make this correction.")
     if correction and not reason:
-        errors["reason"] = (f"A correction needs its reason: the finding it rests on ({CORRECTION_CITATION}). "
+        errors["reason"] = (f"A correction needs its reason: the finding it rests on ({correction_citation}). "
                             f"Version {based_on} stays on the record.")
     if errors:
         raise FormErrors(errors)
@@ -253,7 +257,7 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
                "reason": stored_reason, "evidence": list(evidence),
                "changes": [{"unit": c.unit, "choice": c.choice, "before": c.before, "after": c.after}
                            for c in changes],
-               "citation": CORRECTION_CITATION if correction else None},
+               "citation": correction_citation if correction else None},
         workspace_id=workspace.id, at=services.now())
     case_id = session.scalar(select(RecountCase.id).where(RecountCase.contest_id == contest.id))
     followed = follow_correction(session, version=version, contest_ids=[contest.id], actor=actor,
@@ -262,5 +266,5 @@ def _record(session: Session, services: Services, *, team_id: str, actor: str, e
         election_name=election.name, contest_id=contest.id, contest_name=contest.name, unit=entry.unit,
         version=version.number, supersedes=based_on if correction else None, correction=correction,
         reason=reason, evidence=evidence, choices=choices, before=old_unit,
-        after=new_unit, changes=changes, citation=CORRECTION_CITATION if correction else None, case_id=case_id,
-        followed=followed[0] if followed else None)
+        after=new_unit, changes=changes, citation=correction_citation if correction else None, case_id=case_id,
+        followed=followed[0] if followed else None, trigger=law_of(election).trigger.provision.citation)

@@ -12,8 +12,9 @@ from sqlalchemy.orm import Session
 
 from rules.contest import WHOLE_CONTEST, ContestKind
 from rules.corrections import one_line
+from rules.laws.profile import Part
 from rules.returns.numbers import CountError, parse_count
-from services.election_law import chosen_key
+from services.election_law import chosen_key, law_of
 from services.errors import UserError
 from services.office.access import ensure_workspace
 from services.returns.versions import (
@@ -301,6 +302,7 @@ class EntryForm:
     version: int  # the latest version of the election the form is built on (0: none yet)
     version_by: str | None
     version_at: dt.datetime | None
+    correcting_under: str = ""  # the election's law's power to correct the survey (1306(4), 31-10-1207(4), ...)
 
     @property
     def correction(self) -> bool:
@@ -355,7 +357,7 @@ def entry_form(services: Services, *, team_id: str, target: Target, unit: str | 
         current = {names[cid]: votes for cid, votes in by_unit[chosen].items()} if units else None
         return EntryForm(target, election.name, election.election_date, contest.name, contest.kind, contest.seats,
                          tuple(c.name for c in choices), tuple(c.id for c in choices), units, chosen, current,
-                         *stamp)
+                         *stamp, law_of(election).cite(Part.EVIDENCE))
 
 
 def form_for_command(services: Services, *, team_id: str, contest_name: str | None

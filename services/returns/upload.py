@@ -29,9 +29,9 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from rules.contest import Returns
-from rules.corrections import CITATION as CORRECTION_CITATION
 from rules.corrections import one_line
 from rules.laws import law_profile
+from rules.laws.profile import Part
 from rules.margin import MultiSeatRule
 from rules.returns import ElectionKind, Problem, ReturnsError
 from rules.returns.outcome import ReadOutcome, read_outcome
@@ -359,7 +359,7 @@ def _save(session: Session, services: Services, *, team_id: str, actor: str, may
         raise UserError(f"This file changes returns already recorded in version {number} "
                         f"({', '.join(changed)}): "
                         f"a correction of the survey of returns, which only a designated election official may make "
-                        f"({CORRECTION_CITATION}). Ask one to save it. Nothing was saved.")
+                        f"({law.profile.cite(Part.EVIDENCE)}). Ask one to save it. Nothing was saved.")
     if election is not None:
         name, date, government, body = (election.name, election.election_date, election.local_government.name,
                                         None)

@@ -172,7 +172,7 @@ def test_determining_the_cost_item_by_item_edits_the_card_and_posts_the_cost_and
     assert "Total cost of the recount: $1,478.59" in letter
     for citation, words in (("(2)(a)", "at the expense of the interested party"),
                             ("(2)(c)", "pay this cost on demand"),
-                            ("(2)(c)", "held and used for the payment of all expenses"),
+                            ("(2)(c)", "held and used for payment of all expenses"),
                             ("(2)(b)(IV)", "will not begin until the cost has been collected"),
                             ("(2)(d)", "refunded to you"), ("(2)(f)", "unused portion will be returned"),
                             ("(2)(e)", "twenty-eighth day after the canvass"), ("(2)(b)(III)", "notify you")):
