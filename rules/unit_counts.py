@@ -1,9 +1,10 @@
 """`UnitCounts`: one contest's votes per unit and choice, kept a column per choice instead of a dict per unit.
 
 A statewide precinct file has hundreds of thousands of (contest, unit) pairs with two or three choices each. A dict
-per pair costs some 230 bytes (the dict, its keys table, the slots): 130 MiB at 1.6 million rows. Here a contest
-keeps one index (unit -> row number) and, per choice, a list with one slot per row (a shared int, or None where
-the unit has no count for that choice): about 40 bytes a pair plus 8 a cell.
+per pair costs some 230 bytes (the dict, its keys table, the slots): 130 MiB at 1.6 million rows. Here a file's
+units are numbered once (`UnitNumbers`, shared by its contests), a contest maps a unit's number to its row in 4
+bytes and keeps, per choice, a list with one slot per row (a shared int, or None where the unit has no count for
+that choice): about 12 bytes a pair plus 8 a cell.
 
 It reads and writes as the mapping it replaces, unit -> {choice: votes} (`Contest.votes_by_unit`), so every step
 written for dicts works unchanged: `counts[unit]` is a live view of that unit's row. The steps that run over every
@@ -15,7 +16,8 @@ keeps exactly the votes that add something to a sum.
 """
 from __future__ import annotations
 
-from itertools import compress
+from array import array
+from itertools import compress, repeat
 from typing import Iterator, Mapping, MutableMapping
 
 _NONE_TYPE = type(None)
@@ -25,27 +27,64 @@ _NONE_TYPE = type(None)
 _ROW_NUMBERS: list[int] = list(range(1024))
 
 
+def _shared(number: int) -> int:
+    """The int `number` as one shared object (see _ROW_NUMBERS)."""
+    if number >= len(_ROW_NUMBERS):
+        _ROW_NUMBERS.extend(range(len(_ROW_NUMBERS), 2 * number + 1))
+    return _ROW_NUMBERS[number]
+
+
+class UnitNumbers:
+    """The units of one file, numbered in the order first seen: shared by the `UnitCounts` of its contests, so a
+    unit's name is looked up in one dict, not one per contest (a statewide file has thousands of units and dozens
+    of contests: a dict per contest took 20 MiB at 1.6 million rows)."""
+
+    def __init__(self) -> None:
+        self.known: dict[str, int] = {}
+
+    def number(self, unit: str) -> int:
+        found = self.known.get(unit)
+        if found is None:
+            found = self.known[unit] = _shared(len(self.known))
+        return found
+
+
 class UnitCounts(MutableMapping[str, MutableMapping[str, int]]):
     """unit -> choice -> votes, stored a column per choice (see the module docstring). Units keep the order in
     which they were first given; choices, within a unit, the order in which the contest first named them."""
 
-    def __init__(self, counts: Mapping[str, Mapping[str, int]] | None = None) -> None:
-        self.index: dict[str, int] = {}  # unit -> its row in every column
+    def __init__(self, counts: Mapping[str, Mapping[str, int]] | None = None, *,
+                 numbers: UnitNumbers | None = None) -> None:
+        # unit -> its row, in two steps: the unit's number in the file (shared by every contest of a file, so one
+        # dict holds the units' names) and, per contest, number -> row in 4 bytes (-1: not a unit of this contest)
+        self.numbers = numbers if numbers is not None else UnitNumbers()
+        self.row_by_number = array("i")
         self.units: list[str | None] = []  # row -> unit (None once the unit is removed)
+        self.size = 0  # units present
         self.columns: dict[str, list[int | None]] = {}  # choice -> votes by row; a column may be shorter than rows
         for unit, votes in (counts or {}).items():
             self[unit] = votes
 
+    def row(self, unit: object) -> int | None:
+        """The unit's row, or None if it is not a unit of this contest."""
+        number = self.numbers.known.get(unit)  # type: ignore[call-overload]
+        if number is None or number >= len(self.row_by_number):
+            return None
+        row = self.row_by_number[number]
+        return row if row >= 0 else None
+
     # The reader's steps, in its hot loop: a row for a unit, a column for a choice.
     def row_of(self, unit: str) -> int:
         """The unit's row, added (empty) if the unit is new."""
-        row = self.index.get(unit)
-        if row is None:
-            size = len(self.units)
-            if size >= len(_ROW_NUMBERS):
-                _ROW_NUMBERS.extend(range(len(_ROW_NUMBERS), 2 * size + 1))
-            row = self.index[unit] = _ROW_NUMBERS[size]
+        number = self.numbers.number(unit)
+        rows = self.row_by_number
+        if number >= len(rows):  # as far as the units the file has named so far (the array grows its own way)
+            rows.extend(repeat(-1, len(self.numbers.known) - len(rows)))
+        row = rows[number]
+        if row < 0:
+            row = rows[number] = len(self.units)
             self.units.append(unit)
+            self.size += 1
         return row
 
     def column(self, choice: str) -> list[int | None]:
@@ -93,11 +132,14 @@ class UnitCounts(MutableMapping[str, MutableMapping[str, int]]):
 
     # The mapping.
     def __getitem__(self, unit: str) -> "UnitRow":
-        return UnitRow(self, self.index[unit])
+        row = self.row(unit)
+        if row is None:
+            raise KeyError(unit)
+        return UnitRow(self, row)
 
     def __setitem__(self, unit: str, votes: Mapping[str, int]) -> None:
         votes = dict(votes)  # `votes` may be this unit's own row, cleared below
-        row = self.index.get(unit)
+        row = self.row(unit)
         if row is not None:  # a unit given again keeps its place, as in a dict
             self._clear(row)
         else:
@@ -106,8 +148,12 @@ class UnitCounts(MutableMapping[str, MutableMapping[str, int]]):
             self.put(row, choice, count)
 
     def __delitem__(self, unit: str) -> None:
-        row = self.index.pop(unit)
+        row = self.row(unit)
+        if row is None:
+            raise KeyError(unit)
+        self.row_by_number[self.numbers.known[unit]] = -1
         self.units[row] = None
+        self.size -= 1
         self._clear(row)
 
     def _clear(self, row: int) -> None:
@@ -116,17 +162,17 @@ class UnitCounts(MutableMapping[str, MutableMapping[str, int]]):
                 column[row] = None
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.index)
+        return (unit for unit in self.units if unit is not None)
 
     def __len__(self) -> int:
-        return len(self.index)
+        return self.size
 
     def __contains__(self, unit: object) -> bool:
-        return unit in self.index
+        return self.row(unit) is not None
 
     def pop(self, unit: str, *default):  # type: ignore[override]
         """The unit's counts as a dict (a view would be empty once the unit is gone), removing the unit."""
-        if unit not in self.index:
+        if unit not in self:
             if default:
                 return default[0]
             raise KeyError(unit)
@@ -137,12 +183,12 @@ class UnitCounts(MutableMapping[str, MutableMapping[str, int]]):
     def setdefault(self, unit: str, default: Mapping[str, int] | None = None) -> "UnitRow":  # type: ignore[override]
         """The unit's live row, added with `default`'s counts if the unit is new (dict.setdefault returns the
         stored value, so writing to what it returns must reach the counts)."""
-        if unit not in self.index:
+        if unit not in self:
             self[unit] = default or {}
         return self[unit]
 
     def __repr__(self) -> str:
-        return f"UnitCounts({ {unit: dict(self[unit]) for unit in self.index}!r})"
+        return f"UnitCounts({ {unit: dict(self[unit]) for unit in self}!r})"
 
 
 class UnitRow(MutableMapping[str, int]):

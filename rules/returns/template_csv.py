@@ -16,7 +16,7 @@ from rules.returns.numbers import MAX_DIGITS, CountError, hidden_count, is_plain
 from rules.returns.problems import Report
 from rules.returns.source import Source
 from rules.row_kinds import choice_row_kind
-from rules.unit_counts import UnitCounts
+from rules.unit_counts import UnitCounts, UnitNumbers
 
 DESCRIPTION = "a CSV whose header has contest, choice and votes (the recount-bot template)"
 REQUIRED = ("contest", "choice", "votes")
@@ -62,6 +62,7 @@ def parse(source: Source, report: Report) -> list[Draft]:
     # otherwise keeps a copy of the name for every row (some 40 MiB for half a million rows).
     names: dict[str, str] = {}
     share = names.setdefault
+    unit_numbers = UnitNumbers()  # the units numbered once for every contest's counts
     blank_unit_row: dict[str, int] = {}
     repeats: list[tuple[int, tuple[str, str, str]]] = []
     problem = report.row_problem
@@ -141,7 +142,7 @@ def parse(source: Source, report: Report) -> list[Draft]:
         else:
             known = drafts.get(contest)
             if known is None:
-                known = drafts[contest] = Draft(name=contest, votes_by_unit=UnitCounts())
+                known = drafts[contest] = Draft(name=contest, votes_by_unit=UnitCounts(numbers=unit_numbers))
             draft = known
             counts = cast(UnitCounts, draft.votes_by_unit)
             at, columns = counts.row_of(share(unit, unit)), counts.columns

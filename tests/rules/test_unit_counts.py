@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from rules.contest import Contest
 from rules.returns import parse_returns
-from rules.unit_counts import UnitCounts
+from rules.unit_counts import UnitCounts, UnitNumbers
 
 UNITS = st.sampled_from(["P1", "P2", "P3", "P4", "Total"])
 CHOICES = st.sampled_from(["Ann", "Bo", "Cy", "Write-ins"])
@@ -56,12 +56,15 @@ def plain(counts) -> list:
 @given(OPERATIONS)
 def test_it_behaves_as_a_dict_of_dicts(operations) -> None:
     expected: dict[str, dict[str, int]] = {}
-    counts = UnitCounts()
+    # Another contest of the same file, numbering its units first: the two share the units' numbers, not their rows
+    other = UnitCounts({"Total": {"Ann": 1}, "P9": {"Bo": 2}, "P3": {}}, numbers=UnitNumbers())
+    counts = UnitCounts(numbers=other.numbers)
     for operation in operations:
         assert apply(counts, operation) == apply(expected, operation)
         assert plain(counts) == list(expected.items())
         assert len(counts) == len(expected) and list(counts) == list(expected)
     assert counts == expected and expected == counts
+    assert plain(other) == [("Total", {"Ann": 1}), ("P9", {"Bo": 2}), ("P3", {})]
     for unit, votes in expected.items():
         assert len(counts[unit]) == len(votes) and set(counts[unit]) == set(votes)
         for choice in ("Ann", "Bo", "Cy", "Write-ins"):
