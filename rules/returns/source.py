@@ -271,11 +271,11 @@ def _scan_utf8(pieces: Pieces, start: int) -> tuple[int | None, bool, bool, int]
         if not piece:
             continue
         size += len(piece)
-        joined = tail + piece
-        replacement = replacement or _UTF8_REPLACEMENT in joined
-        unassigned = unassigned or any(byte in piece for byte in _CP1252_UNASSIGNED)
-        tail = joined[-(len(_UTF8_REPLACEMENT) - 1):]
+        # (no copy of the piece: a U+FFFD cut by a piece's end is looked for in the few bytes around it)
+        replacement = replacement or _UTF8_REPLACEMENT in piece or _UTF8_REPLACEMENT in tail + piece[:2]
+        tail = (tail + piece)[-2:] if len(piece) < 2 else piece[-2:]
         if bad is not None:
+            unassigned = unassigned or any(byte in piece for byte in _CP1252_UNASSIGNED)
             continue
         block = carry + piece
         skip = min(max(0, start - pos), len(block))  # the byte-order mark is not part of the text
@@ -294,4 +294,6 @@ def _scan_utf8(pieces: Pieces, start: int) -> tuple[int | None, bool, bool, int]
             codecs.utf_8_decode(carry[max(0, start - pos):], "strict", True)
         except UnicodeDecodeError as exc:
             bad = pos + max(0, start - pos) + exc.start
+    if bad is not None and not unassigned:  # read as cp1252 (rare): look again for its unassigned bytes
+        unassigned = any(byte in piece for piece in pieces.open() for byte in _CP1252_UNASSIGNED)
     return bad, replacement, unassigned, size
