@@ -65,6 +65,17 @@ class UnitCounts(MutableMapping[str, MutableMapping[str, int]]):
         for unit, votes in (counts or {}).items():
             self[unit] = votes
 
+    def __getstate__(self) -> dict:
+        """Plain data only (a read's outcome crosses a pipe to an unpickler that builds nothing else): the rows by
+        number as a list."""
+        state = dict(self.__dict__)
+        state["row_by_number"] = self.row_by_number.tolist()
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self.row_by_number = array("i", state["row_by_number"])
+
     def row(self, unit: object) -> int | None:
         """The unit's row, or None if it is not a unit of this contest."""
         number = self.numbers.known.get(unit)  # type: ignore[call-overload]

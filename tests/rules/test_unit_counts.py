@@ -3,6 +3,7 @@ column-at-a-time steps give what summing cell by cell gives."""
 from __future__ import annotations
 
 import pickle
+import pickletools
 
 import pytest
 from hypothesis import given, settings
@@ -93,6 +94,21 @@ def test_a_contest_refuses_what_it_refused_as_dicts() -> None:
     as_dicts = Contest(name="Mayor", choices=("Ann", "Bo"), votes_by_unit={"P1": {"Ann": 3}, "P2": {"Bo": 4}})
     assert contest == as_dicts
     assert pickle.loads(pickle.dumps(contest)) == as_dicts  # a contest crosses a pipe (rules.returns.outcome)
+    # ... to an unpickler that builds rules' classes and plain containers only (handlers/slack_io/reading_child.py)
+    assert "array" not in str(pickletools_names(pickle.dumps(contest)))
+
+
+def pickletools_names(data: bytes) -> list[str]:
+    """The globals a pickle names (what an unpickler's find_class is asked for)."""
+    names, strings = [], []
+    for opcode, arg, _ in pickletools.genops(data):
+        if opcode.name in ("SHORT_BINUNICODE", "BINUNICODE", "UNICODE"):
+            strings.append(arg)
+        elif opcode.name == "STACK_GLOBAL":
+            names.append(".".join(strings[-2:]))
+        elif opcode.name == "GLOBAL":
+            names.append(arg)
+    return names
 
 
 def test_the_template_reader_keeps_columns_and_sets_aside_a_sum_subtotal() -> None:
