@@ -19,6 +19,7 @@ from types import MappingProxyType
 from typing import Iterable, Mapping, cast
 
 from rules.row_kinds import is_write_in_bucket
+from rules.unit_counts import UnitCounts
 
 WHOLE_CONTEST = ""
 
@@ -104,6 +105,9 @@ class Contest:
     @cached_property
     def totals(self) -> Mapping[str, int]:
         """Votes per choice summed over units, in the order of `choices`."""
+        if isinstance(self.votes_by_unit, UnitCounts):  # kept a column per choice: summed a column at a time
+            sums = self.votes_by_unit.sums()
+            return MappingProxyType({choice: sums.get(choice, 0) for choice in self.choices})
         tables = list(self.votes_by_unit.values())
         cells = sum(map(len, tables))
         if set(map(type, tables)) <= {dict} and len(self.choices) * len(tables) <= 2 * cells:
@@ -146,6 +150,8 @@ def with_totals(contest: Contest, sums: Mapping[str, int]) -> Contest:
 def _plain_counts(known: set[str], votes_by_unit: Mapping[str, Mapping[str, int]]) -> bool:
     """Every unit counts only `known` choices, each with an int >= 0: the usual, checked without a Python step per
     cell (a statewide contest has tens of thousands)."""
+    if isinstance(votes_by_unit, UnitCounts):
+        return votes_by_unit.plain(known)
     tables = list(votes_by_unit.values())
     if not all(map(known.issuperset, tables)):
         return False

@@ -7,13 +7,14 @@ import datetime as dt
 import getpass
 import logging
 import os
+import stat
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from bot.commands.errors import CommandFailed, UsageError
 from bot.terminal_text import escaped
 from rules.contest import Returns
-from rules.returns import FORMATS, ElectionKind, ReadLimits, ReturnsError, parse_returns, read_returns
+from rules.returns import FORMATS, ElectionKind, Pieces, ReadLimits, ReturnsError, parse_returns, read_returns
 from rules.returns.limits import DEFAULT_LIMITS, MIB
 
 if TYPE_CHECKING:  # the database layer (SQLAlchemy, Alembic) is imported by the commands that use it
@@ -96,10 +97,41 @@ def _reading_options(args: argparse.Namespace) -> dict:
             "limits": _limits(args)}
 
 
+READ_PIECE = 1 << 20  # bytes read from disk at a time when a file is streamed
+
+
 def read_returns_file(args: argparse.Namespace) -> Returns:
-    """What `args.file` lets us decide (rules.returns.read_returns); ReturnsError if it cannot be read at all."""
-    data = file_bytes(args)
-    return read_returns(data, **_reading_options(args))
+    """What `args.file` lets us decide (rules.returns.read_returns); ReturnsError if it cannot be read at all.
+
+    A regular file is streamed from disk, a piece at a time on every pass, so a statewide file's bytes are never
+    held whole; anything else (a pipe, a device) can be read only once and is read whole, to its size limit."""
+    return read_returns(file_pieces(args) or file_bytes(args), **_reading_options(args))
+
+
+def file_pieces(args: argparse.Namespace) -> Pieces | None:
+    """`args.file` as `Pieces` when it is a regular file within the size limit (UsageError when over it), else None."""
+    path: Path = args.file
+    try:
+        info = path.stat()
+        with path.open("rb"):  # the reasons it cannot be read are found now, named as read_input_file names them
+            pass
+    except OSError:
+        return None  # file_bytes says what is wrong with the path
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    file_bytes_limit = _limits(args).max_file_bytes
+    if info.st_size > file_bytes_limit:
+        file_bytes(args)  # raises the refusal that names the limit
+    return Pieces(lambda: _pieces_of(path))
+
+
+def _pieces_of(path: Path) -> Iterator[bytes]:
+    try:
+        with path.open("rb") as handle:
+            while piece := handle.read(READ_PIECE):
+                yield piece
+    except OSError as exc:  # the file went away or became unreadable between two passes
+        raise UsageError(f"{path}: cannot read ({exc.strerror})") from None
 
 
 def load_returns(args: argparse.Namespace, *, done: str = "checked", data: bytes | None = None) -> Returns:

@@ -3,7 +3,8 @@
     read_returns(data, format=None, seats=None, election_kind=None, file_name=None) -> Returns
     parse_returns(...same...) -> Returns
 
-Pure: bytes or str in, `rules.contest.Returns` out; no files, no database, no Slack.
+Pure: bytes or str in (or `Pieces`: a file's bytes a piece at a time, from a function the caller gives, so a
+large file is never held whole), `rules.contest.Returns` out; no files, no database, no Slack.
 
 `read_returns` is for checking: it decides what can be decided. Rows that are not votes for a choice
 are set aside (`Returns.set_aside`); a contest with a row it cannot read is listed in
@@ -30,19 +31,20 @@ from rules.returns.limits import DEFAULT_LIMITS, ReadLimits
 from rules.returns.options import ElectionKind, ReadOptions
 from rules.returns.problems import Problem, Report, ReturnsError
 from rules.returns.registry import READERS, Head, module
-from rules.returns.source import Source, open_source
+from rules.returns.source import Pieces, Source, open_source
 from rules.returns.workbook import read_workbook
 from rules.returns.xlsx import is_workbook
 from rules.verdicts import decide_contest
 
-__all__ = ["FORMATS", "ElectionKind", "Problem", "ReadLimits", "ReturnsError", "parse_returns", "read_returns"]
+__all__ = ["FORMATS", "ElectionKind", "Pieces", "Problem", "ReadLimits", "ReturnsError", "parse_returns",
+           "read_returns"]
 
 FORMATS = tuple(READERS)
 _JSON_FORMAT, _XML_FORMAT = "nist", "clarity-detail"
 
 
 def parse_returns(
-    data: bytes | str, *, format: str | None = None, seats: Mapping[str, int] | None = None,
+    data: bytes | str | Pieces, *, format: str | None = None, seats: Mapping[str, int] | None = None,
     election_kind: ElectionKind | str | None = None, file_name: str | None = None,
     limits: ReadLimits = DEFAULT_LIMITS,
 ) -> Returns:
@@ -80,7 +82,7 @@ def _row_order(problem: Problem) -> int:
 
 
 def read_returns(
-    data: bytes | str, *, format: str | None = None, seats: Mapping[str, int] | None = None,
+    data: bytes | str | Pieces, *, format: str | None = None, seats: Mapping[str, int] | None = None,
     election_kind: ElectionKind | str | None = None, file_name: str | None = None,
     limits: ReadLimits = DEFAULT_LIMITS,
 ) -> Returns:
@@ -104,14 +106,17 @@ def _read(data, format, seats, election_kind, file_name, limits: ReadLimits = DE
     except ValueError:
         raise ReturnsError([Problem("election_kind", f"must be primary or general (got {election_kind!r})")]) from None
     options = ReadOptions(seats=seats, election_kind=kind, file_name=file_name)
-    size = len(data) if not isinstance(data, str) else len(data.encode("utf-8", "surrogatepass"))
-    if size > limits.max_file_bytes:
-        raise ReturnsError([Problem("file", f"is {size / (1 << 20):,.1f} MiB, over the limit of "
-                                            f"{limits.max_file_bytes / (1 << 20):,.0f} MiB for a results file "
-                                            "(ReadLimits.max_file_bytes)")])
-    if isinstance(data, (bytes, bytearray, memoryview)) and is_workbook(bytes(data[:8])):
-        return _read_workbook(bytes(data), format, seats, options, report, limits)
-    source = open_source(data, report)
+    if isinstance(data, Pieces):
+        if is_workbook(data.head(8)):  # a workbook's zip is read whole: its parts are measured before unpacking
+            data = data.read_all()
+        else:
+            source = open_source(data, report)  # counts the bytes as it settles the encoding
+            _check_size(source.size, limits)
+    if not isinstance(data, Pieces):
+        _check_size(len(data) if not isinstance(data, str) else len(data.encode("utf-8", "surrogatepass")), limits)
+        if isinstance(data, (bytes, bytearray, memoryview)) and is_workbook(bytes(data[:8])):
+            return _read_workbook(bytes(data), format, seats, options, report, limits)
+        source = open_source(data, report)
     if source.is_blank():
         raise ReturnsError([Problem("file", "is empty")])
     document: Any = None
@@ -133,6 +138,13 @@ def _read(data, format, seats, election_kind, file_name, limits: ReadLimits = DE
         raise ReturnsError(
             report.problems + [Problem("file", f"could not be read: internal error ({type(exc).__name__}: {exc})")]
         ) from exc
+
+
+def _check_size(size: int, limits: ReadLimits) -> None:
+    if size > limits.max_file_bytes:
+        raise ReturnsError([Problem("file", f"is {size / (1 << 20):,.1f} MiB, over the limit of "
+                                            f"{limits.max_file_bytes / (1 << 20):,.0f} MiB for a results file "
+                                            "(ReadLimits.max_file_bytes)")])
 
 
 def _read_workbook(data: bytes, format, seats, options, report: Report, limits: ReadLimits) -> tuple[Returns, Report]:

@@ -6,6 +6,7 @@ draft stands below all of them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import MutableMapping
 
 from rules.contest import Bound, ContestKind
 
@@ -29,7 +30,8 @@ class Draft:
     seats: int | None = None
     seats_location: str = ""
     choices: dict[str, None] = field(default_factory=dict)
-    votes_by_unit: dict[str, dict[str, int]] = field(default_factory=dict)
+    # unit -> choice -> votes: a dict of dicts, or `UnitCounts` (a column per choice) from a reader of large files
+    votes_by_unit: MutableMapping[str, MutableMapping[str, int]] = field(default_factory=dict)
     details: dict[str, dict[str, str]] = field(default_factory=dict)
     kind_stated: bool = False
     unit_parent: dict[str, str] = field(default_factory=dict)

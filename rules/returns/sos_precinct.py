@@ -25,6 +25,7 @@ leaves only its contest undecided.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import MutableMapping, cast
 
 from rules.contest import Bound
 from rules.returns.csv_table import Table, open_table
@@ -260,7 +261,7 @@ def _level_name(level: str | None) -> str:
 
 def _resolve(tally: _Tally, unit_county: dict[str, str], table: Table, report: Report) -> Draft:
     """Cross-check every subtotal row that has precinct rows beneath it (then set it aside); use the others."""
-    draft = Draft(name=tally.name, choices=tally.choices, votes_by_unit=tally.leaves, details=tally.details,
+    draft = Draft(name=tally.name, choices=tally.choices, votes_by_unit=cast(MutableMapping, tally.leaves), details=tally.details,
                   uncertain=tally.uncertain)
     for unit in tally.leaves:
         draft.unit_parent[unit] = unit_county[unit]

@@ -16,10 +16,12 @@ which unit was set aside.
 from __future__ import annotations
 
 from itertools import chain, compress, repeat
-from typing import TYPE_CHECKING
+from operator import eq
+from typing import TYPE_CHECKING, cast
 
 from rules.returns.draft import Draft
 from rules.row_kinds import RowKind
+from rules.unit_counts import UnitCounts
 
 if TYPE_CHECKING:
     from rules.returns.problems import Report
@@ -60,7 +62,10 @@ def _subtotals_of(draft: Draft, units: list[str], candidates: list[str] | None =
         return [], None
     if draft.uncertain and not {unit for unit, _ in draft.uncertain}.isdisjoint(units):
         return [], None
-    tables = [draft.votes_by_unit[unit] for unit in units]
+    by_unit = draft.votes_by_unit
+    if isinstance(by_unit, UnitCounts) and candidates is None and len(units) == len(by_unit):
+        return _subtotals_in_columns(by_unit)
+    tables = cast(list[dict[str, int]], [by_unit[unit] for unit in units])
     sums = column_sums(tables)
     if sum(1 for total in sums.values() if total) < 2:
         return [], sums
@@ -74,8 +79,10 @@ def _subtotals_of(draft: Draft, units: list[str], candidates: list[str] | None =
         pool, pool_tables = units, tables
     else:
         pool = [unit for unit in candidates if unit in members]
-        pool_tables = [draft.votes_by_unit[unit] for unit in pool]
-    halves = map((total // 2).__eq__, map(dict.get, pool_tables, repeat(choice), repeat(0)))
+        pool_tables = cast(list[dict[str, int]], [by_unit[unit] for unit in pool])
+    cells = (map(dict.get, pool_tables, repeat(choice), repeat(0)) if isinstance(by_unit, dict)
+             else (table.get(choice, 0) for table in pool_tables))  # a UnitCounts' rows are views, not dicts
+    halves = map((total // 2).__eq__, cells)
     found = []
     with_votes: set[str] | None = None
     for unit in compress(pool, halves):
@@ -84,6 +91,29 @@ def _subtotals_of(draft: Draft, units: list[str], candidates: list[str] | None =
             with_votes = {unit for unit, table in zip(units, tables) if any(table.values())}
         others = len(with_votes) - (unit in with_votes)
         if others >= 2 and all(counts.get(choice, 0) * 2 == total for choice, total in sums.items()):
+            found.append(unit)
+    return found, sums
+
+
+def _subtotals_in_columns(counts: UnitCounts) -> tuple[list[str], dict[str, int]]:
+    """`_subtotals_of` for every unit of a contest kept a column per choice: the same test, a column at a time."""
+    sums = counts.sums()
+    if sum(1 for total in sums.values() if total) < 2:
+        return [], sums
+    choice, total = next((choice, total) for choice, total in sums.items() if total)
+    if total % 2:
+        return [], sums
+    column = counts.columns[choice]
+    found = []
+    with_votes: set[str] | None = None
+    for row in compress(range(len(column)), map(eq, column, repeat(total // 2))):  # (None == half: False)
+        unit = counts.units[row]
+        assert unit is not None  # a removed unit's slots are None, never half of a sum
+        if with_votes is None:
+            with_votes = counts.units_with_votes()
+        others = len(with_votes) - (unit in with_votes)
+        mine = counts[unit]
+        if others >= 2 and all(mine.get(choice, 0) * 2 == total for choice, total in sums.items()):
             found.append(unit)
     return found, sums
 

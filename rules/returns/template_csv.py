@@ -7,6 +7,8 @@ either one could silently change a result.
 """
 from __future__ import annotations
 
+from typing import cast
+
 from rules.contest import ContestKind
 from rules.returns.csv_table import Table, open_table
 from rules.returns.draft import Draft
@@ -14,6 +16,7 @@ from rules.returns.numbers import MAX_DIGITS, CountError, hidden_count, is_plain
 from rules.returns.problems import Report
 from rules.returns.source import Source
 from rules.row_kinds import choice_row_kind
+from rules.unit_counts import UnitCounts, UnitNumbers
 
 DESCRIPTION = "a CSV whose header has contest, choice and votes (the recount-bot template)"
 REQUIRED = ("contest", "choice", "votes")
@@ -59,16 +62,18 @@ def parse(source: Source, report: Report) -> list[Draft]:
     # otherwise keeps a copy of the name for every row (some 40 MiB for half a million rows).
     names: dict[str, str] = {}
     share = names.setdefault
+    unit_numbers = UnitNumbers()  # the units numbered once for every contest's counts
     blank_unit_row: dict[str, int] = {}
     repeats: list[tuple[int, tuple[str, str, str]]] = []
     problem = report.row_problem
     # A choice name seen before, as first stored (shared), and known to be votes for a choice rather than a row
     # to set aside (choice_row_kind): one lookup a row instead of two calls.
     voting_choice: dict[str, str] = {}
-    # The counts of the last row's contest and unit: a file lists a unit's choices of a contest together, so most
-    # rows add to the same dict as the row before, found without two lookups.
+    # The row of the last row's contest and unit: a file lists a unit's choices of a contest together, so most
+    # rows add to the same row of the same contest's columns as the row before, found without two lookups.
     last_contest = last_unit = None
-    last_units: dict[str, int] = {}
+    last_row = 0
+    last_columns: dict[str, list[int | None]] = {}
     last_draft: Draft | None = None
     # Plain counts as written -> their int, for the first COUNTS_KEPT distinct cells: a statewide file repeats the
     # same few thousand counts, so most rows take one lookup instead of four checks and an int(), and share one
@@ -133,24 +138,33 @@ def parse(source: Source, report: Report) -> list[Draft]:
                 if hidden is None:
                     continue  # a problem of its contest, already reported
         if unit == last_unit and contest == last_contest and last_draft is not None:
-            units, draft = last_units, last_draft
+            at, columns, draft = last_row, last_columns, last_draft
         else:
             known = drafts.get(contest)
             if known is None:
-                known = drafts[contest] = Draft(name=contest)
+                known = drafts[contest] = Draft(name=contest, votes_by_unit=UnitCounts(numbers=unit_numbers))
             draft = known
-            found = draft.votes_by_unit.get(unit)
-            if found is None:
-                found = draft.votes_by_unit[share(unit, unit)] = {}
-            units = found
-            last_contest, last_unit, last_units, last_draft = contest, unit, units, draft
-        if choice in units:
+            counts = cast(UnitCounts, draft.votes_by_unit)
+            at, columns = counts.row_of(share(unit, unit)), counts.columns
+            last_contest, last_unit, last_row, last_columns, last_draft = contest, unit, at, columns, draft
+        # UnitCounts.put, inlined (hot path): the choice's column, one slot per unit of the contest
+        column = columns.get(choice)
+        if column is None:
+            column = columns[choice] = []
+        size = len(column)
+        if size > at and column[at] is not None:
             repeats.append((row, (contest, unit, choice)))
             continue
         if hidden is not None:
             draft.add_uncertain(unit, choice, hidden)
         elif votes is not None:  # always, without a hidden count: a count that is neither was refused above
-            units[choice] = votes
+            if size == at:
+                column.append(votes)
+            elif size > at:
+                column[at] = votes
+            else:
+                column.extend([None] * (at - size))
+                column.append(votes)
             draft.choices[choice] = None
         if not unit and i_unit is not None and contest not in blank_unit_row:
             blank_unit_row[contest] = row
