@@ -14,9 +14,10 @@ from slack_sdk import WebClient
 from sqlalchemy import select
 
 from handlers.blocks.case_card import case_card, case_text
-from handlers.slack_io.outbox import enqueue, enqueue_latest, wake_on_commit
+from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, context
+from handlers.slack_io.outbox import FALLBACK, enqueue, enqueue_latest, wake_on_commit
 from handlers.slack_io.posting import Unconfirmed, post_once
-from handlers.slack_text import fallback
+from handlers.slack_text import channel_link, fallback
 from services.conduct import cases
 from services.conduct.card_claims import claimed_at
 from services.conduct.cases import CaseView
@@ -87,6 +88,20 @@ def queue_call(services: Services, method: str, payload: dict, workspace_id: int
         enqueue(session, method=method, payload=payload, workspace_id=workspace_id, dm_user=dm_user,
                 now=services.now())
         wake_on_commit(session, services.outbox_wake)
+
+
+def post_where_typed(services: Services, *, team_id: str, user_id: str, channel_id: str | None, text: str,
+                     blocks: list[dict]) -> None:
+    """A confirmation posted in the channel where the command was typed (to the person when there was none),
+    through the outbox. If that channel will not take it, the worker sends it to the person with the reason."""
+    if not channel_id:
+        queue_call(services, "chat.postMessage", {"text": text, "blocks": blocks}, dm_user=user_id, team_id=team_id)
+        return
+    hint = context(f":warning: I could not post this in {channel_link(channel_id)}: invite me there with "
+                   "`/invite @recount-bot`.")
+    fallback_post = {"user": user_id, "text": text, "blocks": [hint, *blocks][:MESSAGE_BLOCKS_LIMIT]}
+    queue_call(services, "chat.postMessage",
+               {"channel": channel_id, "text": text, "blocks": blocks, FALLBACK: fallback_post}, team_id=team_id)
 
 
 def _has_card(case: CaseView) -> bool:

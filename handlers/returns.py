@@ -13,7 +13,7 @@ import logging
 from slack_sdk.errors import SlackApiError
 
 from handlers import returns_upload, returns_upload_preview
-from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, context, esc, message_modal
+from handlers.blocks.common import esc, message_modal
 from handlers.blocks.returns_modal import (
     case_thread_note,
     choice_block_id,
@@ -23,12 +23,11 @@ from handlers.blocks.returns_modal import (
     pick_modal,
     target_of,
 )
-from handlers.cards import as_one_unit, post_in_thread, queue_call, refresh_card
+from handlers.cards import as_one_unit, post_in_thread, post_where_typed, refresh_card
 from handlers.ids import Block, View
 from handlers.interaction import Interaction, errors_on_fields
 from handlers.registry import Registry
-from handlers.slack_io.outbox import FALLBACK
-from handlers.slack_text import channel_link, echo, said
+from handlers.slack_text import echo, said
 from handlers.subcommands import SMART_QUOTES, SUBCOMMANDS
 from handlers.view_state import metadata_of, selected, shown_blocks, typed, value_of
 from services.conduct import cases
@@ -249,12 +248,5 @@ def _announce(ix: Interaction, result: returns_entry.EntryResult, *, channel_id:
     """The returns are recorded: say so where `/recount returns` was typed, through the outbox in the entry's own
     transaction. If that channel will not take the post, the worker sends it to the clerk with the reason."""
     text, blocks = confirmation(result, ix.user_id)
-    if not channel_id:
-        queue_call(ix.services, "chat.postMessage", {"text": text, "blocks": blocks}, dm_user=ix.user_id,
-                   team_id=ix.team_id)
-        return
-    hint = context(f":warning: I could not post this in {channel_link(channel_id)}: invite me there with "
-                   "`/invite @recount-bot`.")
-    fallback = {"user": ix.user_id, "text": text, "blocks": [hint, *blocks][:MESSAGE_BLOCKS_LIMIT]}
-    queue_call(ix.services, "chat.postMessage",
-               {"channel": channel_id, "text": text, "blocks": blocks, FALLBACK: fallback}, team_id=ix.team_id)
+    post_where_typed(ix.services, team_id=ix.team_id, user_id=ix.user_id, channel_id=channel_id, text=text,
+                     blocks=blocks)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from handlers.blocks.common import MESSAGE_BLOCKS_LIMIT, context, esc
+from handlers.blocks.common import esc
 from handlers.blocks.upload_form import (
     PreviewState,
     outcome_modal,
@@ -26,7 +26,7 @@ from handlers.blocks.upload_form import (
     values_of,
 )
 from handlers.blocks.upload_preview import MAX_SEATS, case_thread_note, saved_message, saved_modal, seats_block
-from handlers.cards import post_in_thread, queue_call
+from handlers.cards import post_in_thread, post_where_typed
 from handlers.ids import Action, Block, View
 from handlers.interaction import Interaction, new_reference
 from handlers.registry import Registry
@@ -40,9 +40,8 @@ from handlers.returns_upload import (
     update_view,
 )
 from handlers.slack_io.files import FileProblem, download_file
-from handlers.slack_io.outbox import FALLBACK
 from handlers.slack_io.reading_child import ReadAborted
-from handlers.slack_text import channel_link, said
+from handlers.slack_text import said
 from handlers.view_state import metadata_of, typed, value_of
 from rules.laws.profile import Part
 from rules.returns import ReturnsError
@@ -203,15 +202,8 @@ def announce(ix: Interaction, saved: Saved, *, channel_id: str | None) -> None:
         case = cases.case_view(ix.services, case_id)
         if case.card_ts:
             post_in_thread(ix.services, case, case_thread_note(saved, ix.user_id))
-    if not channel_id:
-        queue_call(ix.services, "chat.postMessage", {"text": text, "blocks": blocks}, dm_user=ix.user_id,
-                   team_id=ix.team_id)
-        return
-    hint = context(f":warning: I could not post this in {channel_link(channel_id)}: invite me there with "
-                   "`/invite @recount-bot`.")
-    fallback = {"user": ix.user_id, "text": text, "blocks": [hint, *blocks][:MESSAGE_BLOCKS_LIMIT]}
-    queue_call(ix.services, "chat.postMessage",
-               {"channel": channel_id, "text": text, "blocks": blocks, FALLBACK: fallback}, team_id=ix.team_id)
+    post_where_typed(ix.services, team_id=ix.team_id, user_id=ix.user_id, channel_id=channel_id, text=text,
+                     blocks=blocks)
 
 
 def _correcting_under(ix: Interaction, remembered: PreviewState) -> str:
