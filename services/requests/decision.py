@@ -17,11 +17,11 @@ from rules.deadlines import contest_filing_deadline, cost_determination_deadline
 from rules.governing_body import governing_body_name
 from rules.requests import ONE_OFFICE_ONE_PERSON
 from services.election_law import before_counting_citation, law_of
-from services.errors import NotFound, UserError
+from services.errors import UserError
 from services.office.access import ensure_workspace
 from services.office.office_settings import OfficeSettings
 from services.requests import deciders as request_deciders
-from services.requests.views import RequestView, as_view
+from services.requests.views import RequestView, as_view, office_request
 from services.returns.checking import notices_owed  # the (1) list, which (2)(b)(I) incorporates
 from services.services import Services
 from services.wording import Person, words
@@ -62,9 +62,7 @@ def check_decider(services: Services, *, team_id: str, request_id: int, actor: s
     (saying who may decide instead), AlreadyDecided or NotFound; decide_request checks all of it again."""
     with services.db.transaction() as session:
         workspace = ensure_workspace(session, team_id, actor=actor)
-        row = session.get(RecountRequestRow, request_id)
-        if row is None or row.workspace_id != workspace.id:
-            raise NotFound("That recount request does not exist in this office.")
+        row = office_request(session, request_id, workspace.id)
         if row.status != RequestStatus.PENDING.value:
             raise already_decided(row)
         check = request_deciders.authorize(session, row, actor)
@@ -118,9 +116,7 @@ def decide_request(services: Services, *, team_id: str, request_id: int, actor: 
     now = services.now()
     with services.db.transaction() as session:
         workspace = ensure_workspace(session, team_id, actor=actor)
-        row = session.get(RecountRequestRow, request_id)
-        if row is None or row.workspace_id != workspace.id:
-            raise NotFound("That recount request does not exist in this office.")
+        row = office_request(session, request_id, workspace.id)
         check = request_deciders.authorize(session, row, actor)
         reason = request_deciders.own_entry_reason(check, own_entry_reason)
         reading = f"{ONE_OFFICE_ONE_PERSON}: {reason}" if reason else None

@@ -11,7 +11,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from sqlalchemy import select, update
-from sqlalchemy.orm import object_session
+from sqlalchemy.orm import Session, object_session
 
 from rules.conflicts import Conflicted
 from rules.deadlines import request_deadline, request_window_opens
@@ -135,12 +135,17 @@ def request_form(services: Services, *, team_id: str) -> RequestForm:
                            opens.date if opens is not None else None, window.citation, law)
 
 
+def office_request(session: Session, request_id: int, workspace_id: int) -> RecountRequestRow:
+    """Request `request_id` of this office; NotFound for none, or another office's (never shown across offices)."""
+    row = session.get(RecountRequestRow, request_id)
+    if row is None or row.workspace_id != workspace_id:
+        raise NotFound("That recount request does not exist in this office.")
+    return row
+
+
 def request_view(services: Services, request_id: int, *, workspace_id: int) -> RequestView:
     with services.db.transaction() as session:
-        row = session.get(RecountRequestRow, request_id)
-        if row is None or row.workspace_id != workspace_id:
-            raise NotFound("That recount request does not exist in this office.")
-        return as_view(row)
+        return as_view(office_request(session, request_id, workspace_id))
 
 
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 from sqlalchemy import update
 
 from services.election_law import law_of
-from services.errors import NotFound, UserError
+from services.errors import UserError
 from services.office.access import ensure_workspace
 from services.requests.decision import already_decided
-from services.requests.views import RequestView, as_view
+from services.requests.views import RequestView, as_view, office_request
 from services.services import Services
 from storage import audit, seals
 from storage.models import Election, RecountRequestRow, RequestStatus
@@ -35,9 +35,7 @@ def withdraw_request(services: Services, *, team_id: str, request_id: int, actor
     now = services.now()
     with services.db.transaction() as session:
         workspace = ensure_workspace(session, team_id, actor=actor)
-        row = session.get(RecountRequestRow, request_id)
-        if row is None or row.workspace_id != workspace.id:
-            raise NotFound("That recount request does not exist in this office.")
+        row = office_request(session, request_id, workspace.id)
         won = rows_updated(session, update(RecountRequestRow)
                            .where(RecountRequestRow.id == request_id,
                                   RecountRequestRow.status == RequestStatus.PENDING.value)
