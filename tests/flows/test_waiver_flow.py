@@ -15,6 +15,7 @@ from sqlalchemy import select
 
 from rules.returns import parse_returns
 from sandbox.seed import EXAMPLES, by_district
+from services.completion.case_record import build_case_record
 from services.office.deadlines import live_deadlines
 from services.returns.versions import import_returns
 from storage import audit
@@ -108,6 +109,13 @@ def test_a_waiver_recorded_closes_the_case_says_so_and_stops_its_deadlines(harne
         after = {d.name for d in live_deadlines(s, workspace, harness.clock.now) if d.case_id == case_id}
         assert "automatic_recount_deadline" not in after
         assert audit.verify(s).ok  # the waiver's row and the case's new status are sealed as written
+
+    # The case record carries the waiver, its decision and the audit row.
+    record = build_case_record(harness.services, case_id=case_id)
+    assert record["case"]["status"] == "waived" and record["waiver"]["waived_by"] == BOARD
+    assert record["waiver"]["received_on"] == "2026-11-20"
+    assert [d["citation"] for d in record["decisions"] if d["what"] == "waiver"] == ["C.R.S. 1-10.5-103"]
+    assert "case.waived" in [t["action"] for t in record["timeline"]]
 
     # A second submission (a double click) records nothing more.
     again = harness.submit(view, waiver_values(dt.date(2026, 11, 20)), user=STAFF)
