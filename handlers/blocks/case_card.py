@@ -28,6 +28,8 @@ RECIPIENT_LABEL = {"governing_body": "Governing body", "candidate": "Candidate",
 
 
 def _deadline_text(case: CaseView) -> str:
+    if case.waiver is not None:
+        return f"—: not held, waived ({case.waiver.citation})"
     name = "automatic_recount_deadline" if case.kind == "automatic" else "requested_recount_deadline"
     deadline = case.deadline(name)
     if deadline is None:

@@ -94,7 +94,8 @@ def test_a_waiver_recorded_closes_the_case_says_so_and_stops_its_deadlines(harne
     shown = text_of(current(harness, card))
     assert (f"Automatic recount waived under C.R.S. 1-10.5-103 by {BOARD} (Board president Ana Ortiz, by "
             "Resolution 2026-41): written notice received Fri 2026-11-20.") in shown
-    assert "*Status*\nwaived" in shown and "not owed: the automatic recount was waived" in shown
+    assert "*Status*\nwaived" in shown and "not held, waived (C.R.S. 1-10.5-103)" in shown
+    assert "not owed: the automatic recount was waived" in shown
     assert "case.start_counting" not in buttons(current(harness, card))
     assert "case.waiver" not in buttons(current(harness, card))
     [post] = [t for t in thread_texts(harness, card) if "waived" in t]
