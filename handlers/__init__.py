@@ -28,6 +28,7 @@ def build_registry() -> Registry:
         tally_disagreement,
         tally_setup,
         tally_sheets,
+        waiver,
         withdrawals,
     )
 
@@ -48,6 +49,7 @@ def build_registry() -> Registry:
     certificates.register(registry)
     money_returned.register(registry)
     lot.register(registry)
+    waiver.register(registry)
     observers.register(registry)
     tally_setup.register(registry)
     tally_sheets.register(registry)

@@ -26,6 +26,7 @@ class Action(str, enum.Enum):
     RECORD_DELIVERY = "certificate.delivery"
     NEW_CERTIFICATE_LINK = "certificate.new_link"
     RECORD_LOT = "case.lot"  # 1-13.5-1304: the drawing of lots for a tie the recount did not break
+    RECORD_WAIVER = "case.waiver"  # 1-10.5-103: the automatic recount waived by written notice (handlers/waiver.py)
     # --- conduct (handlers/tally_*.py, handlers/assistants.py, handlers/evidence.py): (3), (4), (5) ---
     SET_UP_COUNT = "tally.set_up"  # the card: how the recount is tallied and the units expected
     ENTER_SHEET = "tally.enter"  # the card / a thread post: open the tally-sheet form of the case
@@ -69,6 +70,7 @@ class View(str, enum.Enum):
     MONEY_RETURNED = "case.money_returned"
     DELIVERY = "certificate.delivery"
     LOT = "case.lot"
+    WAIVER = "case.waiver"
     # --- conduct (handlers/tally_*.py, handlers/assistants.py, handlers/evidence.py) ---
     SET_UP_COUNT = "tally.set_up"
     TALLY_SHEET = "tally.sheet"
@@ -173,6 +175,10 @@ class Block(str, enum.Enum):
     RETURNED_METHOD = "returned.method"
     RETURNED_REFERENCE = "returned.reference"
     RETURNED_AT = "returned.at"
+    WAIVED_BY = "waiver.by"  # 1-10.5-103: who waived the automatic recount, in what capacity, received when
+    WAIVER_CAPACITY = "waiver.capacity"
+    WAIVER_RECEIVED_ON = "waiver.received_on"
+    WAIVER_REFERENCE = "waiver.reference"
     BALANCE_RECEIVED_ON = "balance.received_on"
     DELIVERY_BY = "delivery.by"  # (6): the certificate of election delivered to the candidate
     DELIVERY_METHOD = "delivery.method"

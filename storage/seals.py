@@ -8,7 +8,7 @@ Sealed tables (SEALED below): the survey of returns (survey_versions, vote_count
 recount's tally sheets, and the money (ledger_entries, cost_notices, assistants and their pay); who may act
 (memberships: roles and delegated approvers; candidate_users: who may not decide their own contest); and what
 was decided (recount_requests and their decisions, recount_cases with their status, completion and settlement,
-their deadlines, notices, evidence demands, lot drawings and certificates). When a transaction inserts, changes
+their deadlines, notices, evidence demands, lot drawings, certificates and waivers). When a transaction inserts, changes
 or deletes such a row through the ORM, its outermost commit reads the row back as stored and appends, after the
 change's own audit entries, one audit entry per table and per 1,000 rows:
 
@@ -59,6 +59,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from storage import audit_chain as audit
 from storage.models import (
     AssistantRow,
+    AutomaticRecountWaiver,
     CandidateUser,
     CaseDeadline,
     Certificate,
@@ -119,6 +120,10 @@ SEALED: dict[str, tuple[type, tuple[str, ...]]] = {
     # A certificate's link (its token's hash, expiry) is renewed and its delivery recorded later.
     "certificates": (Certificate, ("id", "case_id", "candidate", "votes", "created_at", "signer_name",
                                    "signer_title")),
+    # 1-10.5-103: a waiver is written once and never changed.
+    "automatic_recount_waivers": (AutomaticRecountWaiver, ("id", "case_id", "waived_by", "capacity", "received_on",
+                                                           "reference", "citation", "decision", "recorded_by",
+                                                           "recorded_at")),
 }
 # Columns in no hash (see the module's doc): where a card is in Slack, claimed by Core UPDATEs while it is posted.
 UNSEALED: dict[str, tuple[str, ...]] = {"recount_requests": ("card_ts",), "recount_cases": ("card_ts",)}
@@ -129,7 +134,7 @@ ROW_NOUN = {
     "assistants": "assistant", "memberships": "membership (role)", "candidate_users": "candidacy",
     "recount_requests": "recount request", "recount_cases": "recount case", "case_deadlines": "case deadline",
     "notices": "notice", "evidence_demands": "evidence demand", "lot_drawings": "lot drawing",
-    "certificates": "certificate",
+    "certificates": "certificate", "automatic_recount_waivers": "waiver of an automatic recount",
 }
 
 _PENDING = "recount_bot.seals.pending"  # session.info: {table: set of ids} written in this transaction

@@ -18,6 +18,7 @@ from handlers.blocks.conduct_section import conduct_section
 from handlers.blocks.conflicts import conflict_blocks
 from handlers.blocks.observers_section import observers_section
 from handlers.blocks.requested_case import action_buttons, checklist_block, money_blocks, request_fields
+from handlers.blocks.waiver_modal import waived_line
 from handlers.ids import Action
 from handlers.slack_text import mention
 from rules.laws import DEFAULT_LAW, LawProfile
@@ -27,6 +28,8 @@ RECIPIENT_LABEL = {"governing_body": "Governing body", "candidate": "Candidate",
 
 
 def _deadline_text(case: CaseView) -> str:
+    if case.waiver is not None:
+        return f"—: not held, waived ({case.waiver.citation})"
     name = "automatic_recount_deadline" if case.kind == "automatic" else "requested_recount_deadline"
     deadline = case.deadline(name)
     if deadline is None:
@@ -77,7 +80,10 @@ def _automatic_head(case: CaseView) -> list[dict]:
 
 
 def _automatic_counting(case: CaseView) -> dict:
-    """(1): the designated election official orders the recount; there is no (2)(b) list to wait for."""
+    """(1): the designated election official orders the recount; there is no (2)(b) list to wait for. Under
+    1-10.5-103 the referring subdivision may waive it first: the card then says so, and offers nothing to count."""
+    if case.waiver is not None:
+        return section(f":no_entry: *{waived_line(case.waiver)}* The recount is not held.")
     if case.counting_started_at is not None:
         return section(f"*Counting began* {denver(case.counting_started_at)} ({mention(case.counting_started_by)})")
     outstanding = case.notices_outstanding
@@ -91,6 +97,7 @@ def _automatic_counting(case: CaseView) -> dict:
                                                f"{esc(_law(case).automatic_payer.who)} pays "
                                                f"({_law(case).automatic_payer.provision.citation}).{warning}"},
             "confirm": {"type": "plain_text", "text": "Start"}, "deny": {"type": "plain_text", "text": "Not yet"}}),
+        *([button("Record waiver", Action.RECORD_WAIVER.value, str(case.id))] if case.waiver_offered else []),
     ]}
 
 
@@ -148,12 +155,21 @@ def case_card(case: CaseView) -> list[dict]:
         *([held] if held else []),
         *conflict_blocks(case.conflicts),
         *(_requested_head(case) if case.requested else _automatic_head(case)),
-        *conduct_section(case),
-        *completion_section(case),
+        # A waived recount is not held: nothing to count or complete.
+        *(conduct_section(case) if case.waiver is None else []),
+        *(completion_section(case) if case.waiver is None else []),
         divider(),
-        section(f"*Notices owed under {_notices_heading(case)}* — {given} of {len(case.notices)} given. "
-                "Notice must be given by any means reasonably expected to notify."),
     ]
+    if case.waiver is not None:
+        # No recount is held, so the notices of the recount are not owed; what was given stays on the record.
+        blocks.append(section(f"*Notices under {_notices_heading(case)}* — not owed: the automatic recount was waived "
+                              f"({case.waiver.citation}). {given} of {len(case.notices)} had been given."))
+        blocks += observers_section(case)
+        blocks.append(context(f"Case #{case.id} · opened {denver(case.opened_at)} by {mention(case.opened_by)} · "
+                              f"survey of returns version {case.returns_version}"))
+        return blocks[:MESSAGE_BLOCKS_LIMIT]
+    blocks.append(section(f"*Notices owed under {_notices_heading(case)}* — {given} of {len(case.notices)} given. "
+                          "Notice must be given by any means reasonably expected to notify."))
     room = MESSAGE_BLOCKS_LIMIT - len(blocks) - 5  # below: up to 2 notes, the observers (2), the case line
     outstanding = [n for n in case.notices if not n.given]
     done = [n for n in case.notices if n.given]
@@ -179,5 +195,7 @@ def case_card(case: CaseView) -> list[dict]:
 
 def case_text(case: CaseView) -> str:
     kind = "Automatic recount" if case.kind == "automatic" else "Requested recount"
+    if case.waiver is not None:
+        return f"{kind}: {esc(case.contest)} — waived under {case.waiver.citation}."
     outstanding = case.notices_outstanding
     return f"{kind}: {esc(case.contest)} — {outstanding} notice{'s' if outstanding != 1 else ''} outstanding."

@@ -88,6 +88,10 @@ def build_case_record(services: Services, *, case_id: int, workspace_id: int | N
         if lot is not None:
             decisions.append({"what": "lot", **{k: lot.decision.get(k) for k in
                                                 ("outcome", "citation", "reason", "reading")}})
+        waiver = case.waiver  # 1-10.5-103: the automatic recount waived by written notice
+        if waiver is not None:
+            decisions.append({"what": "waiver", **{k: waiver.decision.get(k) for k in
+                                                   ("outcome", "citation", "reason", "reading")}})
         record: dict[str, Any] = {
             "format": "recount-bot case record", "format_version": FORMAT_VERSION,
             "generated_at": services.now(),
@@ -144,6 +148,10 @@ def build_case_record(services: Services, *, case_id: int, workspace_id: int | N
                 "recorded_at": lot.recorded_at,
                 "amended_results_notice": {"given_at": lot.amended_notice_at, "given_by": lot.amended_notice_by,
                                            "method": lot.amended_notice_method} if lot.amended_notice_at else None},
+            "waiver": None if waiver is None else {
+                "citation": waiver.citation, "waived_by": waiver.waived_by, "capacity": waiver.capacity,
+                "received_on": waiver.received_on, "written_waiver": waiver.reference,
+                "recorded_by": waiver.recorded_by, "recorded_at": waiver.recorded_at},
             "certificates": [{"candidate": c.candidate, "votes": c.votes, "created_at": c.created_at,
                               "delivered_at": c.delivered_at, "delivered_by": c.delivered_by,
                               "delivery_method": c.delivery_method} for c in _rows(session, Certificate, case.id)],

@@ -18,6 +18,7 @@ from services.conduct.duties import duties_of_case
 from services.conduct.money import MoneyView, money_view
 from services.conduct.owed import note_duties
 from services.conduct.view import ConductView, conduct_view
+from services.conduct.waiver import WaiverView, may_offer, waiver_view
 from services.election_law import ElectionLaw, election_law
 from services.errors import NotFound, UserError
 from services.observers.links import LinkLine, links_of
@@ -121,6 +122,8 @@ class CaseView:
     # when the office set none, and the certificates would carry only the official's title.
     certificate_signer: str | None = None
     law: ElectionLaw | None = None  # the law the contest's election is held under
+    waiver: WaiverView | None = None  # 1-10.5-103: the automatic recount waived, as recorded
+    waiver_offered: bool = False  # the card offers "Record waiver" (services/conduct/waiver.py)
 
     @property
     def requested(self) -> bool:
@@ -183,6 +186,7 @@ def case_view_of(session: Session, case: RecountCase) -> CaseView:
         money_returned=(case.money_returned_at, case.money_returned_by or "", case.money_returned_method or "",
                         case.money_returned_reference or "") if case.money_returned_at else None,
         observers=tuple(link for link in links_of(session, case.id) if link.revoked_at is None),
+        waiver=waiver_view(case.waiver), waiver_offered=may_offer(session, case),
     )
 
 

@@ -23,6 +23,8 @@ def start_counting(services: Services, *, workspace_id: int, case_id: int, actor
             raise NotFound("That recount case does not exist in this office.")
         if case.counting_started_at is not None:
             return False
+        if case.status == CaseStatus.WAIVED.value:
+            raise UserError("This automatic recount was waived (C.R.S. 1-10.5-103); it is not held.")
         decision = None
         if case.kind == CaseKind.REQUESTED.value:
             decision = checklist_of(session, case)

@@ -33,6 +33,7 @@ from services.office.office_settings import OfficeSettings
 from storage.models import (
     CaseDeadline,
     CaseKind,
+    CaseStatus,
     Contest,
     CostNotice,
     Election,
@@ -155,7 +156,8 @@ def _case_deadlines(case: RecountCase, deadlines: dict[str, CaseDeadline], owed:
     live: list[LiveDeadline] = []
     completion = deadlines.get("automatic_recount_deadline" if case.kind == CaseKind.AUTOMATIC.value
                                else "requested_recount_deadline")
-    if completion is not None and case.completed_at is None:
+    # A waived recount (1-10.5-103) is not held: its completion deadline is not owed.
+    if completion is not None and case.completed_at is None and case.status != CaseStatus.WAIVED.value:
         live.append(LiveDeadline(completion.name, completion.due_date, completion.citation, True, case.id,
                                  election_id, case.opened_at))
     filing = deadlines.get("contest_filing_deadline")

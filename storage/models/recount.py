@@ -21,6 +21,8 @@ class CaseStatus(str, enum.Enum):
     OPEN = "open"
     COUNTING = "counting"
     COMPLETED = "completed"
+    # 1-10.5-103: the referring subdivision waived the automatic recount in writing; no recount is held.
+    WAIVED = "waived"
 
 
 class RecountCase(Base):
@@ -81,6 +83,7 @@ class RecountCase(Base):
     survey_version: Mapped[SurveyVersion] = relationship(foreign_keys=[survey_version_id])
     deadlines: Mapped[list["CaseDeadline"]] = relationship(back_populates="case", order_by="CaseDeadline.due_date")
     notices: Mapped[list["Notice"]] = relationship(back_populates="case", order_by="Notice.id")
+    waiver: Mapped["AutomaticRecountWaiver | None"] = relationship(back_populates="case", uselist=False)
 
 
 class CaseDeadline(Base):
@@ -127,3 +130,24 @@ class Notice(Base):
     recorded_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime, default=None)
 
     case: Mapped[RecountCase] = relationship(back_populates="notices")
+
+
+class AutomaticRecountWaiver(Base):
+    """1-10.5-103: the written notice by which the political subdivision that referred a ballot issue or question
+    that failed waived its automatic recount, as the office received and recorded it. One per case; never changed
+    once written (a waiver recorded in error is a matter for the official and the audit log, not an edit)."""
+
+    __tablename__ = "automatic_recount_waivers"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    case_id: Mapped[int] = mapped_column(ForeignKey("recount_cases.id"), unique=True)
+    waived_by: Mapped[str] = mapped_column(String(200))  # the subdivision (or the person signing for it)
+    capacity: Mapped[str] = mapped_column(String(200))  # in what capacity the notice was given
+    received_on: Mapped[dt.date] = mapped_column(Date)  # Colorado date the written notice reached the clerk
+    reference: Mapped[str] = mapped_column(Text)  # the written waiver: its description or file reference
+    citation: Mapped[str] = mapped_column(String(100))
+    decision: Mapped[dict] = mapped_column(default=dict)  # rules.waiver.may_waive, JSON-ready
+    recorded_by: Mapped[str] = mapped_column(String(64))
+    recorded_at: Mapped[dt.datetime] = mapped_column(UTCDateTime)
+
+    case: Mapped[RecountCase] = relationship(back_populates="waiver")

@@ -150,3 +150,42 @@ def test_0015_an_election_recorded_before_reads_as_1_13_5_1306_and_goes_back(emp
         assert current_revision(db) == head_revision()
     finally:
         db.dispose()
+
+
+def test_0016_creates_the_waivers_table_empty_and_goes_back(empty_database_url) -> None:
+    """Issue 22 item 3: 1-10.5-103's waiver has a table of its own, one row per case, created empty and dropped on
+    the way back without touching the cases."""
+    import datetime as dt
+
+    from alembic import command
+    from sqlalchemy import inspect, text
+
+    from storage.migrate import alembic_config
+
+    db = Database(empty_database_url)
+    try:
+        upgrade(db, "0015")
+        with db.engine.begin() as conn:
+            conn.execute(text("INSERT INTO workspaces (id, slack_team_id, name, settings, created_at) "
+                              "VALUES (1, 'T1', 'Office', '{}', :at)"), {"at": dt.datetime(2026, 11, 1)})
+        upgrade(db)
+        with db.engine.connect() as conn:
+            inspector = inspect(conn)
+            columns = {c["name"] for c in inspector.get_columns("automatic_recount_waivers")}
+            assert {"case_id", "waived_by", "capacity", "received_on", "reference", "citation", "decision",
+                    "recorded_by", "recorded_at"} <= columns
+            assert [u["column_names"] for u in inspector.get_unique_constraints("automatic_recount_waivers")] == [
+                ["case_id"]]
+            assert conn.execute(text("SELECT count(*) FROM automatic_recount_waivers")).scalar() == 0
+
+        config = alembic_config()
+        with db.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0015")
+        with db.engine.connect() as conn:
+            assert "automatic_recount_waivers" not in inspect(conn).get_table_names()
+            assert conn.execute(text("SELECT name FROM workspaces")).all() == [("Office",)]
+        upgrade(db)
+        assert current_revision(db) == head_revision()
+    finally:
+        db.dispose()

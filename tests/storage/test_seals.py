@@ -40,6 +40,7 @@ CHANGING = {
     "lot_drawings": {"amended_notice_at", "amended_notice_by", "amended_notice_method"},
     "certificates": {"token_sha256", "expires_at", "slack_file_id", "delivered_at", "delivered_by",
                      "delivery_method"},
+    "automatic_recount_waivers": set(),
 }
 
 
