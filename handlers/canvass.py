@@ -49,8 +49,9 @@ def _parse(text: str) -> dt.date:
 
 @SUBCOMMANDS.add("canvass", needs=Role.OFFICIAL, usage="/recount canvass [YYYY-MM-DD]",
                  summary="Enter the date of the canvass of the latest election (a form without a date, and when "
-                         "several elections share the latest day); every requested recount is then due 28 days "
-                         "after it (1306(2)(e)).")
+                         "several elections share the latest day); under C.R.S. 1-13.5-1306 every requested "
+                         "recount is then due 28 days after it ((2)(e)), under the other laws the date is kept for "
+                         "the record.")
 @as_one_unit
 def canvass_command(ix: Interaction, args: str) -> None:
     if args.strip():

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 
 from rules.deadlines import requested_recount_deadline
+from rules.laws import LawProfile
 from services.election_law import law_of
 from services.errors import NotFound, UserError
 from services.office.access import ensure_workspace
@@ -35,13 +36,13 @@ class ElectionCanvass:
     election_date: dt.date
     local_government: str
     canvass_date: dt.date | None
-
+    law: LawProfile  # what the canvass date fixes depends on it: 1306 counts a requested recount from it
 
 def elections(services: Services, *, team_id: str) -> list[ElectionCanvass]:
     """The office's elections, newest first, with the canvass date entered (if any)."""
     with services.db.transaction() as session:
         workspace = ensure_workspace(session, team_id)
-        return [ElectionCanvass(e.id, e.name, e.election_date, e.local_government.name, e.canvass_date)
+        return [ElectionCanvass(e.id, e.name, e.election_date, e.local_government.name, e.canvass_date, law_of(e))
                 for e in elections_of(session, workspace.id)]
 
 

@@ -190,3 +190,26 @@ def test_under_1_10_5_a_request_before_day_10_or_not_notarized_is_refused_on_its
     assert "notarized" in early["errors"]["request.notarized"]
     with harness.db.transaction() as s:
         assert s.scalars(select(RecountRequestRow)).all() == []
+
+
+CANVASS_SAYS = {
+    "31-10-1207": ("day 10 after the election (C.R.S. 31-10-1201)",
+                   "due day 15 after the election (C.R.S. 31-10-1207(2)), whatever the canvass date"),
+    "1-10.5": ("day 22 after the election (C.R.S. 1-10-102(1))",
+               "due day 31 after the election (C.R.S. 1-10.5-106(2); 1-10.5-102(2)), whatever the canvass date"),
+    "1-13.5-1306": ("day 14 after the election (C.R.S. 1-13.5-1305(1))",
+                    "no later than day 28 after canvassing (C.R.S. 1-13.5-1306(2)(e))", "exact deadline"),
+}
+
+
+@pytest.mark.parametrize("rehearsal", REHEARSALS, ids=lambda r: r.law)
+def test_the_canvass_form_says_what_the_date_fixes_under_the_elections_law(harness, rehearsal: Rehearsal) -> None:
+    """Only 1-13.5-1306 counts a requested recount from the canvass; the form must not promise it elsewhere."""
+    load(harness, rehearsal)
+    assert harness.command("canvass").status == 200
+    harness.wait("views.open")
+    shown = text_of(harness.open_view())
+    for words in CANVASS_SAYS[rehearsal.law]:
+        assert words in shown, (words, shown)
+    if rehearsal.law != "1-13.5-1306":
+        assert "1-13.5-1306" not in shown and "1305" not in shown
