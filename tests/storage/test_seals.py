@@ -86,7 +86,7 @@ def test_every_database_a_process_opens_seals_what_it_writes(db) -> None:
     unsealed = 0
     for _ in range(100):
         unsealed += not _opened_seals(url)
-        gc.collect()  # that database and its sessionmaker are gone: the next one may reuse their memory
+        gc.collect(1)  # that database and its sessionmaker are gone (young garbage): the next may reuse their memory
     assert unsealed == 0
 
 
