@@ -242,10 +242,15 @@ def test_two_replicas_and_two_workers_record_and_post_everything_once(tmp_path) 
                                                                                  "answered")
 
         # Slack retries a few commands on the other replica while both run.
-        for channel in [c for c in before if sent.get(c) and sent[c][1] is a][:RETRIED] + \
-                [c for c in before if sent.get(c) and sent[c][1] is b][:RETRIED]:
+        retried = [c for c in before if sent.get(c) and sent[c][1] is a][:RETRIED] + \
+            [c for c in before if sent.get(c) and sent[c][1] is b][:RETRIED]
+        for channel in retried:
             body, replica, _ = sent[channel]
             assert _post(b if replica is a else a, body, retry=1) == 200
+        # Whichever replica began a retried command answers it, once. Let them finish before A is killed: a job
+        # A began for one of B's commands and was killed in would go unanswered (the delivery is recorded when
+        # its job begins), and B's commands are all to be answered below.
+        _wait_until(lambda: all(verdicts()[c] >= 1 for c in retried), 60, "the retried commands were not answered")
 
         # Kill replica A in the middle of it all.
         a.process.send_signal(signal.SIGKILL)
@@ -258,7 +263,9 @@ def test_two_replicas_and_two_workers_record_and_post_everything_once(tmp_path) 
             body = sent[channel][0]
             status = _post(b, body, retry=1)
             sent[channel] = (body, b, status)
-        _wait_until(lambda: all(verdicts()[c] >= 1 for c in sent if sent[c][1] is b) and _outbox_settled(db), 60,
+        # B now answers A's unanswered commands beside its own, with its deferred child's 2 threads: as long as
+        # the wait for B's second burst below.
+        _wait_until(lambda: all(verdicts()[c] >= 1 for c in sent if sent[c][1] is b) and _outbox_settled(db), 90,
                     "B did not answer its commands")
 
         # Kill a worker while it makes a post (Slack has it, the answer is slow to come): the other must take
