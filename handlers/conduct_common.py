@@ -7,6 +7,7 @@ import re
 
 from slack_sdk.errors import SlackApiError
 
+from handlers.cards import post_in_thread, refresh_card
 from handlers.interaction import Interaction
 from handlers.slack_io.outbox import enqueue, wake_on_commit
 from handlers.view_state import metadata_of
@@ -50,6 +51,17 @@ def metadata_case(ix: Interaction) -> int:
 def after_modal(ix: Interaction, case: CaseView) -> None:
     """A modal has no channel: later messages to the person go beside the card."""
     ix.channel_id = case.channel_id
+
+
+def report_recorded(ix: Interaction, case: CaseView, *, newly: bool, already: str, posted: str) -> None:
+    """After a case's modal recorded something: beside the card, `already` to the person when the record was
+    there before (a double submit), else the card refreshed and `posted` in the case's thread."""
+    ix.channel_id = case.channel_id or ix.channel_id
+    if not newly:
+        ix.tell(already)
+        return
+    refresh_card(ix.services, case)
+    post_in_thread(ix.services, case, posted)
 
 
 def dm(ix: Interaction, user: str, text: str, blocks: list[dict] | None, key: str) -> None:

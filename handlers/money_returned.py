@@ -7,7 +7,8 @@ from decimal import Decimal
 from handlers.blocks.common import denver, esc
 from handlers.blocks.law_cites import cites
 from handlers.blocks.money_returned_modal import money_returned_modal
-from handlers.cards import as_one_unit, post_in_thread, refresh_card
+from handlers.cards import as_one_unit
+from handlers.conduct_common import report_recorded
 from handlers.ids import Action, Block, View
 from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
@@ -83,13 +84,9 @@ def submit_money_returned(ix: Interaction) -> None:
         field_errors(ix, exc, FIELDS)
         return
     ix.ack()
-    case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
-    ix.channel_id = case.channel_id or ix.channel_id
-    if not recorded.newly_recorded:
-        ix.tell("The money was already recorded as returned; nothing was changed.")
-        return
-    refresh_card(ix.services, case)
-    post_in_thread(ix.services, case,
-                   f":moneybag: {format_money(recorded.amount)} returned to the requester, recorded by "
-                   f"{mention(ix.user_id)}: {esc(method)}, ref. {esc(reference)}, by {esc(returned_by)} "
-                   f"({recorded.citation}).")
+    report_recorded(ix, cases.case_view(ix.services, case_id, workspace_id=workspace_id),
+                    newly=recorded.newly_recorded,
+                    already="The money was already recorded as returned; nothing was changed.",
+                    posted=f":moneybag: {format_money(recorded.amount)} returned to the requester, recorded by "
+                           f"{mention(ix.user_id)}: {esc(method)}, ref. {esc(reference)}, by {esc(returned_by)} "
+                           f"({recorded.citation}).")

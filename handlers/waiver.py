@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from handlers.blocks.common import esc
 from handlers.blocks.waiver_modal import waived_line, waiver_modal
-from handlers.cards import as_one_unit, post_in_thread, refresh_card
+from handlers.cards import as_one_unit
+from handlers.conduct_common import report_recorded
 from handlers.ids import Action, Block, View
 from handlers.interaction import Interaction, field_errors
 from handlers.registry import Registry
@@ -59,12 +60,7 @@ def submit_waiver(ix: Interaction) -> None:
         field_errors(ix, exc, FIELDS)
         return
     ix.ack()
-    case = cases.case_view(ix.services, case_id, workspace_id=workspace_id)
-    ix.channel_id = case.channel_id or ix.channel_id
-    if not recorded.newly_recorded:
-        ix.tell("The waiver was already recorded; nothing was changed.")
-        return
-    refresh_card(ix.services, case)
-    post_in_thread(ix.services, case,
-                   f":no_entry: {waived_line(recorded.waiver)} The recount is not held; recorded by "
-                   f"{mention(ix.user_id)}. The written waiver: {esc(recorded.waiver.reference)}.")
+    report_recorded(ix, cases.case_view(ix.services, case_id, workspace_id=workspace_id),
+                    newly=recorded.newly_recorded, already="The waiver was already recorded; nothing was changed.",
+                    posted=f":no_entry: {waived_line(recorded.waiver)} The recount is not held; recorded by "
+                           f"{mention(ix.user_id)}. The written waiver: {esc(recorded.waiver.reference)}.")
