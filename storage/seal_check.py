@@ -10,18 +10,25 @@ done a batch of rows at a time, in C wherever it can be:
   (`seal_hash.column_hashes`, the same text as `row_hash` byte for byte);
 - a batch whose hashes all equal the seals' (a list compared with a list) is done. Any other batch goes row by
   row through `_problem`, which decides exactly as before: the fast path only ever says "matches" where the
-  row-by-row check would, since it compares the same hashes of the same text with the same seals.
+  row-by-row check would, since it compares the same hashes of the same text with the same seals;
+- rows sealed in bulk (storage/seal_batches.py) are checked a seal entry at a time: their texts, read in id order,
+  hashed as one, against the entry's hash of them all. An entry that does not match, or whose rows were not all
+  read, is read again and decided row by row against its per-row hashes, with why. A bulk seal that another seal
+  touches (a row sealed again or deleted by recount-bot, an id sealed twice) or that hashed other columns than
+  the table has now is taken apart into per-row seals where it stands in the chain, and checked as those.
 """
 from __future__ import annotations
 
 import functools
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from sqlalchemy import Table, func, select
 from sqlalchemy.orm import Session
 
-from storage.seal_hash import column_hashes, row_hash
+from storage.seal_batches import BatchSeal, is_batch
+from storage.seal_hash import column_hashes, column_texts, row_hash
 from storage.seals import ACTION, ENTITY, ROW_NOUN, SEALED, _all_fixed, _columns, _table
 
 BATCH = 2000  # rows read and hashed at a time
@@ -52,8 +59,57 @@ class TableSeals:
     columns: dict[int, tuple[str, ...]] = field(default_factory=dict)  # audit row -> the columns its seal hashed
     # Rows whose deletion recount-bot sealed (and that no seal since brought back): the audit row of the deletion.
     deleted: dict[int, int] = field(default_factory=dict)
+    # Bulk seals (storage/seal_batches.py) no other seal touches, by their first id: (first, last, seal) per run.
+    spans: list[tuple[int, int, BatchSeal]] = field(default_factory=list)
+    malformed: list[tuple[int, str]] = field(default_factory=list)  # (audit row, why) of bulk seals not readable
+
+    def add_batch(self, audit_id: int, columns: tuple[str, ...], after: Mapping[str, Any]) -> None:
+        try:
+            batch = BatchSeal.of(audit_id, columns, after)
+        except ValueError as error:
+            self.malformed.append((audit_id, str(error)))
+            return
+        overlapping = {id(b): b for first, last in batch.runs for b in self._spanning(first, last)}
+        if overlapping or ((self.fixed or self.deleted) and any(
+                not (self.fixed.keys().isdisjoint(range(first, last + 1))
+                     and self.deleted.keys().isdisjoint(range(first, last + 1))) for first, last in batch.runs)):
+            for earlier in overlapping.values():  # an id sealed twice: both apart, in the chain's order
+                self._take_apart(earlier)
+            self.add(audit_id, columns, batch.row_seals())
+            return
+        for first, last in batch.runs:
+            self.spans.insert(bisect_left(self.spans, first, key=lambda span: span[0]), (first, last, batch))
+
+    def _spanning(self, first: int, last: int) -> list[BatchSeal]:
+        """The bulk seals with a run meeting ids first..last."""
+        found = []
+        k = bisect_right(self.spans, last, key=lambda span: span[0]) - 1
+        while k >= 0 and self.spans[k][1] >= first:  # runs are sorted and never overlap: ends ascend too
+            found.append(self.spans[k][2])
+            k -= 1
+        return found
+
+    def _take_apart(self, batch: BatchSeal) -> None:
+        """A bulk seal as the per-row seals it holds, at its own place in the chain: it is called before any later
+        seal of the same rows is added, so first and latest seals stay in order."""
+        self.spans = [span for span in self.spans if span[2] is not batch]
+        self.add(batch.audit_id, batch.columns, batch.row_seals())
+
+    @property
+    def batches(self) -> list[BatchSeal]:
+        return list({id(span[2]): span[2] for span in self.spans}.values())
+
+    def settle(self, current: tuple[str, ...]) -> None:
+        """Before the rows are read: bulk seals over other columns than the table has now are checked row by row."""
+        for batch in self.batches:
+            if batch.columns != current:
+                self._take_apart(batch)
 
     def add(self, audit_id: int, columns: tuple[str, ...], rows: Mapping[str, Any]) -> None:
+        if self.spans:  # a later seal of rows sealed in bulk: that bulk seal is checked row by row from here on
+            touched = {id(b): b for row_id in map(int, rows) for b in self._spanning(row_id, row_id)}
+            for batch in touched.values():
+                self._take_apart(batch)
         self.columns[audit_id] = columns
         ids = list(map(int, rows))
         values = list(rows.values())
@@ -108,11 +164,14 @@ class SealBook:
         table = self.tables.get(entry.entity_id)
         if table is None:
             table = self.tables[entry.entity_id] = TableSeals()
-        table.add(entry.id, tuple(after.get("columns") or ()), after.get("rows") or {})
+        if is_batch(after):
+            table.add_batch(entry.id, tuple(after.get("columns") or ()), after)
+        else:
+            table.add(entry.id, tuple(after.get("columns") or ()), after.get("rows") or {})
 
     @property
     def count(self) -> int:
-        return sum(len(t.fixed) for t in self.tables.values())
+        return sum(len(t.fixed) + sum(b.count for b in t.batches) for t in self.tables.values())
 
 
 @dataclass(frozen=True)
@@ -180,40 +239,115 @@ class _TableResult:
             self.first = RowProblem(name, row_id, problem)
 
 
+class _RowByRow:
+    """The rows of a table sealed in the per-row form, checked a read batch at a time (see the module's doc)."""
+
+    def __init__(self, name: str, keys: list[str], current: tuple[str, ...], seals: TableSeals,
+                 result: _TableResult) -> None:
+        self.name, self.keys, self.current, self.seals, self.result = name, keys, current, seals, result
+        self.fixed_columns = SEALED[name][1]
+        self.all_fixed = _all_fixed(name, current)
+        # Seals over other columns than the table has now (written before a migration added one): row by row.
+        self.other_columns = {audit_id for audit_id, columns in seals.columns.items() if columns != current}
+        self.sealed_rows = 0  # rows read that have a seal: fewer than the seals, and some sealed row is missing
+
+    def check(self, rows: Sequence[Sequence[Any]]) -> None:
+        name, seals = self.name, self.seals
+        by_column = dict(zip(self.keys, zip(*rows)))
+        ids = by_column["id"]
+        fixed = column_hashes(name, ids, by_column, self.fixed_columns)
+        full = fixed if self.all_fixed else column_hashes(name, ids, by_column, self.current)
+        sealed_fixed = list(map(seals.fixed.get, ids))
+        if (fixed == sealed_fixed and full == seals.full_hashes(ids, sealed_fixed)
+                and (not self.other_columns or self.other_columns.isdisjoint(seals.audit_ids(ids)))):
+            self.sealed_rows += len(ids)  # every row matches its seal (so has one)
+            return
+        for row in rows:  # something differs: each row decided as before, with why
+            values = dict(zip(self.keys, row, strict=True))
+            row_id = values["id"]
+            self.sealed_rows += row_id in seals.fixed
+            problem = _problem(name, values, seals.seal(row_id), seals.deleted.get(row_id))
+            if problem:
+                self.result.found(name, row_id, problem)
+
+    def missing(self, session: Session) -> None:
+        seals = self.seals
+        if self.sealed_rows < len(seals.fixed):
+            present: set[int] = set(session.scalars(select(_table(self.name).c.id)))
+            for row_id in seals.fixed.keys() - present:
+                self.result.found(self.name, row_id, f"is missing: audit row "
+                                  f"{seals.latest.get(row_id, seals.first[row_id])} sealed it, and it was deleted "
+                                  "afterwards")
+
+
 def _check_table(session: Session, name: str, seals: TableSeals, progress: Callable[[int], None]) -> _TableResult:
     table = _table(name)
     keys = [c.key for c in table.c]
     current = tuple(_columns(name))
-    fixed_columns = SEALED[name][1]
-    all_fixed = _all_fixed(name, current)
-    # Seals over other columns than the table has now (written before a migration added one): row by row.
-    other_columns = {audit_id for audit_id, columns in seals.columns.items() if columns != current}
     result = _TableResult()
-    sealed_rows = 0  # rows read that have a seal: fewer than the seals, and some sealed row is missing
+    for audit_id, why in seals.malformed:
+        result.found(name, 0, f"is one of those audit row {audit_id} seals, and {why}")
+    seals.settle(current)
+    spans = seals.spans
+    starts = [span[0] for span in spans]
+    row_by_row = _RowByRow(name, keys, current, seals, result)
     for rows in _batches(session, table):
-        by_column = dict(zip(keys, zip(*rows)))
-        ids = by_column["id"]
-        fixed = column_hashes(name, ids, by_column, fixed_columns)
-        full = fixed if all_fixed else column_hashes(name, ids, by_column, current)
-        sealed_fixed = list(map(seals.fixed.get, ids))
-        if (fixed == sealed_fixed and full == seals.full_hashes(ids, sealed_fixed)
-                and (not other_columns or other_columns.isdisjoint(seals.audit_ids(ids)))):
-            sealed_rows += len(ids)  # every row matches its seal (so has one)
+        if not spans:
+            row_by_row.check(rows)
         else:
-            for row in rows:  # something differs: each row decided as before, with why
-                values = dict(zip(keys, row, strict=True))
-                row_id = values["id"]
-                sealed_rows += row_id in seals.fixed
-                problem = _problem(name, values, seals.seal(row_id), seals.deleted.get(row_id))
-                if problem:
-                    result.found(name, row_id, problem)
+            _check_spans(name, keys, current, rows, spans, starts, row_by_row)
         progress(len(rows))
-    if sealed_rows < len(seals.fixed):
-        present = set(session.scalars(select(table.c.id)))
-        for row_id in seals.fixed.keys() - present:
-            result.found(name, row_id, f"is missing: audit row {seals.latest.get(row_id, seals.first[row_id])} "
-                                       "sealed it, and it was deleted afterwards")
+    for batch in seals.batches:
+        if not batch.matches:
+            _check_batch_row_by_row(session, name, batch, result)
+    row_by_row.missing(session)
     return result
+
+
+def _check_spans(name: str, keys: list[str], current: tuple[str, ...], rows: Sequence[Sequence[Any]],
+                 spans: list[tuple[int, int, BatchSeal]], starts: list[int], row_by_row: _RowByRow) -> None:
+    """Feed each bulk seal the texts of its rows in this read batch (ids ascending); rows in no bulk seal's run are
+    checked row by row."""
+    by_column = dict(zip(keys, zip(*rows)))
+    ids = by_column["id"]
+    texts = column_texts(name, ids, by_column, current)
+    i, n = 0, len(ids)
+    while i < n:
+        k = bisect_right(starts, ids[i]) - 1
+        if k >= 0 and ids[i] <= spans[k][1]:
+            j = bisect_right(ids, spans[k][1], i)
+            spans[k][2].take(texts[i:j])
+        else:
+            j = bisect_left(ids, starts[k + 1], i) if k + 1 < len(starts) else n
+            row_by_row.check(rows[i:j])
+        i = j
+
+
+def _check_batch_row_by_row(session: Session, name: str, batch: BatchSeal, result: _TableResult) -> None:
+    """A bulk seal whose rows, read, do not hash as it recorded: its rows read again and each decided against its
+    own hash in the seal, as a per-row seal would be."""
+    table = _table(name)
+    hashes = batch.row_seals()
+    present: set[int] = set()
+    before = result.problems
+    for first, last in batch.runs:
+        query = select(table).where(table.c.id.between(first, last)).order_by(table.c.id)
+        for row in session.execute(query):
+            values = dict(row._mapping)
+            row_id = values["id"]
+            present.add(row_id)
+            sealed = hashes[str(row_id)]
+            problem = _problem(name, values, _Seal(sealed, batch.audit_id, sealed, batch.audit_id, batch.columns))
+            if problem:
+                result.found(name, row_id, problem)
+    for row_id in batch.ids():
+        if row_id not in present:
+            result.found(name, row_id, f"is missing: audit row {batch.audit_id} sealed it, and it was deleted "
+                                       "afterwards")
+    if result.problems == before:  # every row matches its own hash, yet not the hash of them all
+        result.found(name, batch.first_id, (
+            f"is one of the rows audit row {batch.audit_id} sealed, whose hash of those rows as a whole does not "
+            "match them although each row's own hash does: that seal was not written by recount-bot"))
 
 
 def _batches(session: Session, table: Table) -> Iterator[Sequence[Sequence[Any]]]:

@@ -11,6 +11,7 @@ from sqlalchemy import Table
 from sqlalchemy.orm import Session
 
 from storage import audit_chain as audit
+from storage import seal_batches
 from storage.seal_hash import _json, _layout
 from storage.seals import ACTION, ENTITY, ROWS_PER_ENTRY, _all_fixed, _columns, _table
 
@@ -20,7 +21,8 @@ def insert_sealed(session: Session, name: str, rows: Iterable[dict[str, Any]], *
                   progress: Callable[[int], None] | None = None) -> int:
     """Insert `rows` into the sealed table `name` with SQLAlchemy Core, sealing them as they are written: a batch
     at a time, each row as the database stored it (`INSERT ... RETURNING` every column) hashed as `seal` would,
-    one audit entry per ROWS_PER_ENTRY rows. For the survey of returns: a statewide file is hundreds of thousands
+    one audit entry per ROWS_PER_ENTRY rows in the bulk form (storage/seal_batches.py: the rows as a whole and
+    each row). For the survey of returns: a statewide file is hundreds of thousands
     of vote counts, which as ORM objects (and a read-back at commit) cost many times the database's own work and
     held the whole file in memory. `rows` is read lazily, so it may be a generator. `progress(rows)` after each
     batch. The number of rows written."""
@@ -28,12 +30,17 @@ def insert_sealed(session: Session, name: str, rows: Iterable[dict[str, Any]], *
     columns = _columns(name)
     key = tuple(columns)
     statement = table.insert().returning(*table.c)
-    sealed: dict[str, Any] = {}
+    ids: list[int] = []
+    texts: list[str] = []
+    hashes: list[str] = []
     written = 0
 
     def append() -> None:
         audit.append(session, actor=actor, action=ACTION, entity=ENTITY, entity_id=name,
-                     after={"columns": columns, "rows": sealed}, workspace_id=workspace_id, at=at)
+                     after=seal_batches.entry(columns, ids, texts, hashes), workspace_id=workspace_id, at=at)
+        ids.clear()
+        texts.clear()
+        hashes.clear()
 
     # Rows as the database returns them, in the table's column order: read by position (a Row's mapping costs more
     # than the hash) as the seal of `seal_value` would read them by name.
@@ -43,18 +50,20 @@ def insert_sealed(session: Session, name: str, rows: Iterable[dict[str, Any]], *
     template, _, names = _layout(name, key)
     pick = operator.itemgetter(*(position[n] for n in names))
     at_id = position["id"]
+    sha256 = hashlib.sha256
     for chunk in _batches(rows, batch):
         for stored in _insert_returning(session, table, statement, chunk):
             row_id = stored[at_id]
             text = template % (_json(row_id), *map(_json, pick(stored)))
-            sealed[str(row_id)] = hashlib.sha256(text.encode()).hexdigest()
-            if len(sealed) == ROWS_PER_ENTRY:
+            ids.append(row_id)
+            texts.append(text)
+            hashes.append(sha256(text.encode()).hexdigest())
+            if len(ids) == ROWS_PER_ENTRY:
                 append()
-                sealed = {}
         written += len(chunk)
         if progress is not None:
             progress(written)
-    if sealed:
+    if ids:
         append()
     return written
 

@@ -21,6 +21,8 @@ below). Where the two are the same set (rows that never change: the ledger, vote
 Each hash covers the table's name and the row's id too, so contents moved from one row to another do not match.
 `null` seals a deletion: recount-bot deletes a membership when a role is taken away and a candidacy entered in
 error; the row's history ends there (a later row with the same id, which SQLite may hand out again, starts anew).
+Rows written in bulk (a survey's vote counts, storage/seal_stream.py) are sealed in a second form, a hash of the
+thousand rows as a whole beside each row's hash (storage/seal_batches.py), which `verify` checks with one hash.
 
 `audit verify` recomputes every sealed row (storage/seal_check.py) and reports the first that
 - differs from its latest seal (changed after it was written, outside recount-bot),
@@ -57,6 +59,7 @@ from sqlalchemy import Table, event, select
 from sqlalchemy.orm import Session, sessionmaker
 
 from storage import audit_chain as audit
+from storage import seal_batches
 from storage.models import (
     AssistantRow,
     AutomaticRecountWaiver,
@@ -224,7 +227,7 @@ def baseline(connection, *, actor: str, at: dt.datetime, tables: Iterable[str]) 
     sealed_already: dict[str, set[int]] = {}
     for entity_id, after in connection.execute(select(log.c.entity_id, log.c.after).where(
             log.c.action == ACTION, log.c.entity == ENTITY)):
-        sealed_already.setdefault(entity_id, set()).update(int(k) for k in ((after or {}).get("rows") or {}))
+        sealed_already.setdefault(entity_id, set()).update(seal_batches.ids_of(after or {}))
     entries: list[tuple[str, list[str], dict[str, Any]]] = []
     wanted = set(tables)
     for name in SEALED:

@@ -186,7 +186,8 @@ def test_a_thousand_rows_and_more_are_sealed_in_entries_of_a_thousand(db) -> Non
     import_returns(services, team_id="T0MANY", returns=parse_returns("\n".join(rows).encode()), election_name="E",
                    election_date=dt.date(2026, 11, 3), local_government="W", governing_body="B", actor="test")
     entries = _seal_entries(db, "vote_counts")
-    assert [len(e.after["rows"]) for e in entries] == [1000, 1000, 500]
+    assert [sum(last - first + 1 for first, last in e.after["ids"]) for e in entries] == [1000, 1000, 500]
+    assert [len(e.after["hashes"]) for e in entries] == [64000, 64000, 32000]
     result = _verify(db)
     assert result.ok and result.business_rows == 1 + 1 + 2 + 2500
     with db.engine.begin() as c:

@@ -1,0 +1,139 @@
+"""Vote counts written in bulk are sealed a thousand at a time, as a whole and each alone (storage/seal_batches.py):
+`audit verify` checks them with one hash per seal entry, and still names the row that differs, the row deleted,
+the row written outside recount-bot, and a seal entry recount-bot did not write; a later seal of a bulk-sealed
+row (recount-bot deleting it) is honoured."""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+
+from sqlalchemy import func, select, update
+
+from rules.returns import parse_returns
+from storage import audit, seal_batches, seals
+from storage.models import AuditEntry, VoteCount
+
+
+def _import(db, precincts: int = 1100) -> None:
+    from services.returns.versions import import_returns
+    from services.services import Services
+
+    rows = ["contest,choice,votes,kind,unit"]
+    rows += [f"Water District - Director,{who},{7 + unit % 5},candidate,Precinct {unit}"
+             for unit in range(1, precincts + 1) for who in ("Ada", "Ben")]
+    services = Services(db, clock=lambda: dt.datetime(2026, 11, 10, 17, 0, tzinfo=dt.timezone.utc))
+    import_returns(services, team_id="T0BULK", returns=parse_returns("\n".join(rows).encode()), election_name="E",
+                   election_date=dt.date(2026, 11, 3), local_government="W", governing_body="B", actor="test")
+
+
+def _verify(db) -> audit.VerifyResult:
+    with db.read() as s:
+        return audit.verify(s)
+
+
+def _ids(db) -> tuple[int, int]:
+    with db.engine.begin() as c:
+        return c.execute(select(func.min(VoteCount.id), func.max(VoteCount.id))).one()
+
+
+def _vote_count_seals(db) -> list[AuditEntry]:
+    with db.transaction() as s:
+        return list(s.scalars(select(AuditEntry).where(AuditEntry.action == seals.ACTION,
+                                                       AuditEntry.entity_id == "vote_counts").order_by(AuditEntry.id)))
+
+
+def test_an_import_seals_its_counts_in_bulk_and_each_hash_is_the_row_hash(db) -> None:
+    _import(db)
+    low, high = _ids(db)
+    entries = _vote_count_seals(db)
+    assert [e.after["ids"] for e in entries] == [[[low, low + 999]], [[low + 1000, low + 1999]], [[low + 2000, high]]]
+    assert "rows" not in entries[0].after
+    with db.transaction() as s:
+        first = dict(s.execute(select(VoteCount.__table__).where(VoteCount.id == low)).one()._mapping)
+    assert entries[0].after["hashes"][:64] == seals.row_hash("vote_counts", low, first, entries[0].after["columns"])
+    result = _verify(db)
+    assert result.ok and result.business_rows == 1 + 1 + 2 + 2200
+
+
+def test_a_changed_count_is_named_with_the_seal_entry_that_recorded_it(db) -> None:
+    _import(db)
+    low, _ = _ids(db)
+    with db.engine.begin() as c:
+        c.execute(update(VoteCount.__table__).where(VoteCount.id == low + 1234).values(votes=VoteCount.votes + 1))
+    entry = _vote_count_seals(db)[1]
+    result = _verify(db)
+    assert not result.ok and (result.bad_row.row_id, result.more_bad_rows) == (low + 1234, 0)
+    assert result.bad_row.problem == (f"differs from what audit row {entry.id} recorded when it was written: it "
+                                      "was changed afterwards")
+
+
+def test_a_count_deleted_by_recount_bot_is_sealed_apart_and_one_written_back_is_caught(db) -> None:
+    _import(db)
+    low, _ = _ids(db)
+    with db.transaction() as s:
+        gone = s.get(VoteCount, low + 5)
+        row = {c.key: getattr(gone, c.key) for c in VoteCount.__table__.c}
+        s.delete(gone)
+    result = _verify(db)
+    assert result.ok and result.business_rows == 1 + 1 + 2 + 2199
+    with db.engine.begin() as c:
+        c.execute(VoteCount.__table__.insert().values(row))
+    result = _verify(db)
+    assert not result.ok and result.bad_row.row_id == low + 5
+    assert result.bad_row.problem.startswith("was deleted by recount-bot (audit row ")
+
+
+def test_a_seal_entry_whose_whole_hash_disagrees_with_its_rows_is_named(db) -> None:
+    """Rows written outside recount-bot, with a seal entry appended for them whose own per-row hashes are right but
+    whose hash of the rows as a whole is not: recount-bot never writes that."""
+    _import(db, precincts=10)
+    _, high = _ids(db)
+    columns = seals._columns("vote_counts")
+    with db.transaction() as s:
+        template = dict(s.execute(select(VoteCount.__table__).where(VoteCount.id == high)).one()._mapping)
+        rows = [{**template, "id": high + i, "unit": f"Forged {i}"} for i in (1, 2)]
+        s.execute(VoteCount.__table__.insert(), rows)
+        hashes = [seals.row_hash("vote_counts", r["id"], r, columns) for r in rows]
+        after = {"columns": columns, "ids": [[high + 1, high + 2]], "sha256": hashlib.sha256(b"other").hexdigest(),
+                 "hashes": "".join(hashes)}
+        audit.append(s, actor="mallory", action=seals.ACTION, entity=seals.ENTITY, entity_id="vote_counts",
+                     after=after)
+    result = _verify(db)
+    assert not result.ok and result.bad_row.row_id == high + 1
+    assert "that seal was not written by recount-bot" in result.bad_row.problem
+
+
+def test_a_malformed_bulk_seal_is_named(db) -> None:
+    _import(db, precincts=10)
+    with db.transaction() as s:
+        audit.append(s, actor="mallory", action=seals.ACTION, entity=seals.ENTITY, entity_id="vote_counts",
+                     after={"columns": seals._columns("vote_counts"), "ids": [[9, 3]], "sha256": "0" * 64,
+                            "hashes": ""})
+    result = _verify(db)
+    assert not result.ok and "its bulk seal lists ids out of order" in result.bad_row.problem
+
+
+def test_a_bulk_seal_of_rows_already_sealed_is_checked_row_by_row(db) -> None:
+    """Two seal entries for one id (a second seal appended over an import's row): the later is the one the row must
+    match, and the first still guards what the row held when written."""
+    _import(db, precincts=10)
+    low, _ = _ids(db)
+    columns = seals._columns("vote_counts")
+    with db.transaction() as s:
+        values = dict(s.execute(select(VoteCount.__table__).where(VoteCount.id == low)).one()._mapping)
+        changed = {**values, "votes": values["votes"] + 100}
+        s.execute(update(VoteCount.__table__).where(VoteCount.id == low).values(votes=changed["votes"]))
+        text = seals.row_hash("vote_counts", low, changed, columns)
+        audit.append(s, actor="mallory", action=seals.ACTION, entity=seals.ENTITY, entity_id="vote_counts",
+                     after=seal_batches.entry(columns, [low], ["unused"], [text]))
+    result = _verify(db)
+    assert not result.ok and result.bad_row.row_id == low
+    assert "when it was written: it was changed afterwards (and sealed again at audit row" in result.bad_row.problem
+
+
+def test_runs_and_entries_put_ids_in_order() -> None:
+    assert seal_batches.runs([3, 4, 5, 9, 10, 12]) == [[3, 5], [9, 10], [12, 12]]
+    after = seal_batches.entry(["id"], [7, 5, 6], ["c", "a", "b"], ["3" * 64, "1" * 64, "2" * 64])
+    assert after["ids"] == [[5, 7]] and after["hashes"] == "1" * 64 + "2" * 64 + "3" * 64
+    assert after["sha256"] == hashlib.sha256(b"a\nb\nc\n").hexdigest()
+    assert list(seal_batches.ids_of(after)) == [5, 6, 7]
