@@ -1,26 +1,29 @@
 """Seals of rows written in bulk (storage/seal_stream.py: the vote counts of a survey version): one audit entry per
-ROWS_PER_ENTRY rows that seals the rows as a whole and each row alone.
+ROWS_PER_ENTRY rows that seals each row, as every seal does, and the rows as a whole.
 
     action "rows.sealed", entity "table", entity_id "<table>",
     after {"columns": [every column, as hashed], "ids": [[first id, last id], ...],
-           "sha256": "<sha256 of the rows' canonical texts in id order, each followed by a newline>",
-           "hashes": "<each row's own hash (storage/seal_hash.row_hash), 64 hex digits a row, in id order>"}
+           "hashes": "<each row's hash (storage/seal_hash.row_hash), 64 hex digits a row, in id order>",
+           "sha256": "<the rows as a whole: `digest` below>"}
 
-Why two: `audit verify` reads every vote count of every survey at every run. With the whole-batch hash it writes
-each row's canonical text and hashes a thousand rows in one call, where a hash per row cost more than reading the
-row (issue 25: verify at most 3x a bare SELECT); and a seal entry is one string of hashes, not a thousand keys for
-the chain's JSON to decode and encode again. The per-row hashes are read only when the batch does not match, to
-name the row that differs, as a seal of the ORM's form ("rows": {id: hash}) would.
-
-The texts are those of `row_hash`, which hold no raw newline (JSON escapes it), so "text\\n" a row cannot be cut
-two ways. `ids` lists runs of consecutive ids: a bulk insert is handed a run by its sequence (one run, usually;
-more where another writer took ids in between).
+Why the whole: `audit verify` reads every vote count of every survey at every run, and writing each row's canonical
+JSON and hashing it cost more than reading the row (issue 25: verify at most 3x a bare SELECT). The whole is hashed
+a column at a time, ints as 8-byte integers and strings as their lengths and text, in C. It is a fast path only:
+rows whose whole matches hold exactly the values sealed, so each row's hash matches too; where the whole does not
+match (or its rows were not all read) every row is decided against its own hash, which defines the seal, and the
+row that differs is named as for any seal. `ids` lists runs of consecutive ids: a bulk insert is handed one run by
+its sequence, usually, or more where another writer took ids in between.
 """
 from __future__ import annotations
 
-import hashlib
+import struct
+import sys
+from array import array
 from dataclasses import dataclass, field
+from hashlib import sha256
 from typing import Any, Iterable, Iterator, Mapping, Sequence
+
+from storage.seal_hash import _json, _string
 
 HASH_DIGITS = 64
 
@@ -30,25 +33,50 @@ def is_batch(after: Mapping[str, Any]) -> bool:
     return "ids" in after and "sha256" in after
 
 
-def entry(columns: list[str], ids: Sequence[int], texts: Sequence[str], hashes: Sequence[str]) -> dict[str, Any]:
-    """The `after` of a bulk seal entry for rows given in any order (a database may return them out of id order)."""
-    order = sorted(range(len(ids)), key=ids.__getitem__)
-    if any(order[i] != i for i in range(len(order))):
-        ids, texts, hashes = [ids[i] for i in order], [texts[i] for i in order], [hashes[i] for i in order]
-    return {"columns": columns, "ids": runs(ids), "sha256": digest(texts), "hashes": "".join(hashes)}
+def entry(table: str, columns: list[str], rows: Sequence[Sequence[Any]], keys: Sequence[str],
+          hashes: Sequence[str]) -> dict[str, Any]:
+    """The `after` of a bulk seal entry: `rows` as the database returned them (values in the order of `keys`, in any
+    row order) and each row's hash."""
+    at_id = list(keys).index("id")
+    order = sorted(range(len(rows)), key=lambda i: rows[i][at_id])
+    rows, hashes = [rows[i] for i in order], [hashes[i] for i in order]
+    by_column = dict(zip(keys, zip(*rows)))
+    return {"columns": columns, "ids": runs(by_column["id"]), "hashes": "".join(hashes),
+            "sha256": digest(table, columns, by_column, len(rows))}
 
 
-def digest(texts: Iterable[str]) -> str:
-    hasher = hashlib.sha256()
-    feed(hasher, texts)
+def digest(table: str, columns: Iterable[str], by_column: Mapping[str, Sequence[Any]], count: int) -> str:
+    """The hash of `count` rows as a whole, in id order, given column by column (a column not given is null, as in
+    `row_hash`): the table's name, then each column's name and values, each part framed by a kind and its length
+    so no two different sets of rows can give the same bytes."""
+    hasher = sha256(_frame(b"t", _string(table).encode()))
+    for name in columns:
+        hasher.update(_frame(b"c", _string(name).encode()))
+        column = by_column.get(name)
+        hasher.update(_column_bytes(column if column is not None else (None,) * count))
     return hasher.hexdigest()
 
 
-def feed(hasher: Any, texts: Iterable[str]) -> None:
-    """Add rows' texts to a batch's hash, each followed by a newline."""
-    joined = "\n".join(texts)
-    if joined:
-        hasher.update((joined + "\n").encode())
+def _frame(kind: bytes, payload: bytes) -> bytes:
+    return kind + struct.pack("<Q", len(payload)) + payload
+
+
+def _column_bytes(column: Sequence[Any]) -> bytes:
+    kinds = set(map(type, column))
+    if kinds <= {int}:
+        try:
+            ints = array("q", column)
+        except OverflowError:  # past 64 bits: as JSON text below
+            pass
+        else:
+            if sys.byteorder != "little":
+                ints.byteswap()
+            return _frame(b"q", ints.tobytes())
+    if kinds <= {str}:  # lengths in code points, then the text: one way only to cut it back into the values
+        return (_frame(b"l", array("q", map(len, column)).tobytes())
+                + _frame(b"s", "".join(column).encode("utf-8", "surrogatepass")))
+    # Any other kind, or kinds mixed: each value's canonical JSON (as in `row_hash`), which holds no raw newline.
+    return _frame(b"j", "\n".join(map(_json, column)).encode("utf-8", "surrogatepass"))
 
 
 def runs(ids: Sequence[int]) -> list[list[int]]:
@@ -73,7 +101,7 @@ def ids_of(after: Mapping[str, Any]) -> Iterator[int]:
 
 @dataclass
 class BatchSeal:
-    """A bulk seal entry as `audit verify` checks it: the rows' texts are fed in id order as they are read."""
+    """A bulk seal entry as `audit verify` checks it: its rows are fed in id order as they are read."""
 
     audit_id: int
     columns: tuple[str, ...]
@@ -82,7 +110,8 @@ class BatchSeal:
     hashes: str
     count: int
     seen: int = 0
-    _hasher: Any = field(default_factory=hashlib.sha256, repr=False)
+    _whole: str | None = field(default=None, repr=False)
+    _buffer: dict[str, list[Any]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def of(cls, audit_id: int, columns: tuple[str, ...], after: Mapping[str, Any]) -> BatchSeal:
@@ -113,11 +142,21 @@ class BatchSeal:
         """Each row's hash by id, as a seal of the ORM's form holds them."""
         return {str(row_id): self.hashes[i * HASH_DIGITS:(i + 1) * HASH_DIGITS] for i, row_id in enumerate(self.ids())}
 
-    def take(self, texts: Sequence[str]) -> None:
-        feed(self._hasher, texts)
-        self.seen += len(texts)
+    def take(self, table: str, by_column: Mapping[str, Sequence[Any]], count: int) -> None:
+        """`count` more of its rows, in id order, column by column. The whole is hashed once every row is in: a
+        seal entry's rows may come in two reads."""
+        if self.seen == 0 and count == self.count:
+            self._whole = digest(table, self.columns, by_column, count)
+        else:
+            for name in self.columns:
+                column = by_column.get(name)
+                self._buffer.setdefault(name, []).extend(column if column is not None else (None,) * count)
+            if self.seen + count == self.count:
+                self._whole = digest(table, self.columns, self._buffer, self.count)
+                self._buffer = {}
+        self.seen += count
 
     @property
     def matches(self) -> bool:
-        """Every row it sealed was read, and their texts hash as sealed."""
-        return self.seen == self.count and self._hasher.hexdigest() == self.sha256
+        """Every row it sealed was read, and they hash as a whole as sealed."""
+        return self.seen == self.count and self._whole == self.sha256

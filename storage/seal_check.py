@@ -11,8 +11,8 @@ done a batch of rows at a time, in C wherever it can be:
 - a batch whose hashes all equal the seals' (a list compared with a list) is done. Any other batch goes row by
   row through `_problem`, which decides exactly as before: the fast path only ever says "matches" where the
   row-by-row check would, since it compares the same hashes of the same text with the same seals;
-- rows sealed in bulk (storage/seal_batches.py) are checked a seal entry at a time: their texts, read in id order,
-  hashed as one, against the entry's hash of them all. An entry that does not match, or whose rows were not all
+- rows sealed in bulk (storage/seal_batches.py) are checked a seal entry at a time: its rows, read in id order,
+  hashed as a whole a column at a time, against the entry's hash of them all. An entry that does not match, or whose rows were not all
   read, is read again and decided row by row against its per-row hashes, with why. A bulk seal that another seal
   touches (a row sealed again or deleted by recount-bot, an id sealed twice) or that hashed other columns than
   the table has now is taken apart into per-row seals where it stands in the chain, and checked as those.
@@ -28,7 +28,7 @@ from sqlalchemy import Table, func, select
 from sqlalchemy.orm import Session
 
 from storage.seal_batches import BatchSeal, is_batch
-from storage.seal_hash import column_hashes, column_texts, row_hash
+from storage.seal_hash import column_hashes, row_hash
 from storage.seals import ACTION, ENTITY, ROW_NOUN, SEALED, _all_fixed, _columns, _table
 
 BATCH = 2000  # rows read and hashed at a time
@@ -306,17 +306,17 @@ def _check_table(session: Session, name: str, seals: TableSeals, progress: Calla
 
 def _check_spans(name: str, keys: list[str], current: tuple[str, ...], rows: Sequence[Sequence[Any]],
                  spans: list[tuple[int, int, BatchSeal]], starts: list[int], row_by_row: _RowByRow) -> None:
-    """Feed each bulk seal the texts of its rows in this read batch (ids ascending); rows in no bulk seal's run are
+    """Feed each bulk seal its rows in this read batch (ids ascending); rows in no bulk seal's run are
     checked row by row."""
     by_column = dict(zip(keys, zip(*rows)))
     ids = by_column["id"]
-    texts = column_texts(name, ids, by_column, current)
     i, n = 0, len(ids)
     while i < n:
         k = bisect_right(starts, ids[i]) - 1
         if k >= 0 and ids[i] <= spans[k][1]:
             j = bisect_right(ids, spans[k][1], i)
-            spans[k][2].take(texts[i:j])
+            spans[k][2].take(name, by_column if j - i == n else {key: column[i:j] for key, column in by_column.items()},
+                             j - i)
         else:
             j = bisect_left(ids, starts[k + 1], i) if k + 1 < len(starts) else n
             row_by_row.check(rows[i:j])
@@ -324,12 +324,12 @@ def _check_spans(name: str, keys: list[str], current: tuple[str, ...], rows: Seq
 
 
 def _check_batch_row_by_row(session: Session, name: str, batch: BatchSeal, result: _TableResult) -> None:
-    """A bulk seal whose rows, read, do not hash as it recorded: its rows read again and each decided against its
-    own hash in the seal, as a per-row seal would be."""
+    """A bulk seal whose rows, read, do not hash as a whole as it recorded: its rows read again and each decided
+    against its own hash in the seal, which defines the seal (rows that all match their own hashes match it: the
+    whole is a fast path, see storage/seal_batches.py)."""
     table = _table(name)
     hashes = batch.row_seals()
     present: set[int] = set()
-    before = result.problems
     for first, last in batch.runs:
         query = select(table).where(table.c.id.between(first, last)).order_by(table.c.id)
         for row in session.execute(query):
@@ -344,10 +344,6 @@ def _check_batch_row_by_row(session: Session, name: str, batch: BatchSeal, resul
         if row_id not in present:
             result.found(name, row_id, f"is missing: audit row {batch.audit_id} sealed it, and it was deleted "
                                        "afterwards")
-    if result.problems == before:  # every row matches its own hash, yet not the hash of them all
-        result.found(name, batch.first_id, (
-            f"is one of the rows audit row {batch.audit_id} sealed, whose hash of those rows as a whole does not "
-            "match them although each row's own hash does: that seal was not written by recount-bot"))
 
 
 def _batches(session: Session, table: Table) -> Iterator[Sequence[Sequence[Any]]]:

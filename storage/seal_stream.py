@@ -30,16 +30,16 @@ def insert_sealed(session: Session, name: str, rows: Iterable[dict[str, Any]], *
     columns = _columns(name)
     key = tuple(columns)
     statement = table.insert().returning(*table.c)
-    ids: list[int] = []
-    texts: list[str] = []
+    keys = [c.key for c in table.c]
+    stored_rows: list[Any] = []
     hashes: list[str] = []
     written = 0
 
     def append() -> None:
         audit.append(session, actor=actor, action=ACTION, entity=ENTITY, entity_id=name,
-                     after=seal_batches.entry(columns, ids, texts, hashes), workspace_id=workspace_id, at=at)
-        ids.clear()
-        texts.clear()
+                     after=seal_batches.entry(name, columns, stored_rows, keys, hashes), workspace_id=workspace_id,
+                     at=at)
+        stored_rows.clear()
         hashes.clear()
 
     # Rows as the database returns them, in the table's column order: read by position (a Row's mapping costs more
@@ -55,15 +55,14 @@ def insert_sealed(session: Session, name: str, rows: Iterable[dict[str, Any]], *
         for stored in _insert_returning(session, table, statement, chunk):
             row_id = stored[at_id]
             text = template % (_json(row_id), *map(_json, pick(stored)))
-            ids.append(row_id)
-            texts.append(text)
+            stored_rows.append(stored)
             hashes.append(sha256(text.encode()).hexdigest())
-            if len(ids) == ROWS_PER_ENTRY:
+            if len(stored_rows) == ROWS_PER_ENTRY:
                 append()
         written += len(chunk)
         if progress is not None:
             progress(written)
-    if ids:
+    if stored_rows:
         append()
     return written
 
