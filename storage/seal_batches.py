@@ -21,9 +21,10 @@ import sys
 from array import array
 from dataclasses import dataclass, field
 from hashlib import sha256
+from operator import itemgetter
 from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from storage.seal_hash import _json, _string
+from storage.seal_hash import _json, _string, column_hashes
 
 HASH_DIGITS = 64
 
@@ -33,16 +34,16 @@ def is_batch(after: Mapping[str, Any]) -> bool:
     return "ids" in after and "sha256" in after
 
 
-def entry(table: str, columns: list[str], rows: Sequence[Sequence[Any]], keys: Sequence[str],
-          hashes: Sequence[str]) -> dict[str, Any]:
-    """The `after` of a bulk seal entry: `rows` as the database returned them (values in the order of `keys`, in any
-    row order) and each row's hash."""
+def entry(table: str, columns: list[str], rows: Sequence[Sequence[Any]], keys: Sequence[str]) -> dict[str, Any]:
+    """The `after` of a bulk seal entry of `rows` as the database returned them (values in the order of `keys`, rows
+    in any order). Each row's hash is written a column at a time (`column_hashes`: `row_hash`'s text byte for
+    byte), as `audit verify` reads them back."""
     at_id = list(keys).index("id")
-    order = sorted(range(len(rows)), key=lambda i: rows[i][at_id])
-    rows, hashes = [rows[i] for i in order], [hashes[i] for i in order]
-    by_column = dict(zip(keys, zip(*rows)))
-    return {"columns": columns, "ids": runs(by_column["id"]), "hashes": "".join(hashes),
-            "sha256": digest(table, columns, by_column, len(rows))}
+    ordered = sorted(rows, key=itemgetter(at_id))
+    by_column = dict(zip(keys, zip(*ordered)))
+    ids = by_column["id"]
+    return {"columns": columns, "ids": runs(ids), "hashes": "".join(column_hashes(table, ids, by_column, columns)),
+            "sha256": digest(table, columns, by_column, len(ordered))}
 
 
 def digest(table: str, columns: Iterable[str], by_column: Mapping[str, Sequence[Any]], count: int) -> str:

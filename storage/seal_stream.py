@@ -3,8 +3,6 @@ the vote counts of a survey version, hundreds of thousands for a statewide file.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import operator
 from typing import Any, Callable, Iterable, Iterator
 
 from sqlalchemy import Table
@@ -12,7 +10,6 @@ from sqlalchemy.orm import Session
 
 from storage import audit_chain as audit
 from storage import seal_batches
-from storage.seal_hash import _json, _layout
 from storage.seals import ACTION, ENTITY, ROWS_PER_ENTRY, _all_fixed, _columns, _table
 
 
@@ -28,35 +25,21 @@ def insert_sealed(session: Session, name: str, rows: Iterable[dict[str, Any]], *
     batch. The number of rows written."""
     table = _table(name)
     columns = _columns(name)
-    key = tuple(columns)
+    if not _all_fixed(name, tuple(columns)):
+        raise ValueError(f"{name}: rows that change later are sealed through the ORM, not streamed")
     statement = table.insert().returning(*table.c)
-    keys = [c.key for c in table.c]
+    keys = [c.key for c in table.c]  # the order of the values in a row the database returns
     stored_rows: list[Any] = []
-    hashes: list[str] = []
     written = 0
 
     def append() -> None:
         audit.append(session, actor=actor, action=ACTION, entity=ENTITY, entity_id=name,
-                     after=seal_batches.entry(name, columns, stored_rows, keys, hashes), workspace_id=workspace_id,
-                     at=at)
+                     after=seal_batches.entry(name, columns, stored_rows, keys), workspace_id=workspace_id, at=at)
         stored_rows.clear()
-        hashes.clear()
 
-    # Rows as the database returns them, in the table's column order: read by position (a Row's mapping costs more
-    # than the hash) as the seal of `seal_value` would read them by name.
-    position = {c.key: i for i, c in enumerate(table.c)}
-    if not _all_fixed(name, key):
-        raise ValueError(f"{name}: rows that change later are sealed through the ORM, not streamed")
-    template, _, names = _layout(name, key)
-    pick = operator.itemgetter(*(position[n] for n in names))
-    at_id = position["id"]
-    sha256 = hashlib.sha256
     for chunk in _batches(rows, batch):
         for stored in _insert_returning(session, table, statement, chunk):
-            row_id = stored[at_id]
-            text = template % (_json(row_id), *map(_json, pick(stored)))
             stored_rows.append(stored)
-            hashes.append(sha256(text.encode()).hexdigest())
             if len(stored_rows) == ROWS_PER_ENTRY:
                 append()
         written += len(chunk)
