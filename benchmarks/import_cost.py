@@ -315,6 +315,12 @@ def _report(backend: str, runs: dict[str, list[dict]], files: dict[str, tuple[Pa
         "verify_peak_mib": max(r["peak_rss"] for r in runs["verify"]) / 2**20,
         "selected_rows": runs["select"][-1]["rows"],
     }
+    if backend == "postgresql":  # the server's work counted too (PostgreSQL on this machine), both sides
+        def with_server(mode: str) -> float:
+            return _best(runs[mode]) + min(r.get("server_cpu", 0.0) for r in runs[mode])
+
+        summary["verify_per_row_ratio_with_server"] = ((with_server("verify") - with_server("verify-tiny"))
+                                                       / (with_server("select") - with_server("select-tiny")))
     print(f"{backend:10} import {per_row['import']:6.1f} us/row CPU, bare {per_row['bare']:5.1f} us/row: "
           f"{summary['per_row_ratio']:.2f}x (median {per_row_median['import'] / per_row_median['bare']:.2f}x) "
           f"[{'ok' if summary['per_row_ratio'] <= TARGETS['per_row'] else 'FAIL'}: at most 4x]", flush=True)
@@ -326,9 +332,12 @@ def _report(backend: str, runs: dict[str, list[dict]], files: dict[str, tuple[Pa
           f"rows {_best(runs['select']):.2f} s: {summary['verify_ratio']:.2f}x, peak "
           f"{summary['verify_peak_mib']:.0f} MiB [{'ok' if summary['verify_ratio'] <= TARGETS['verify'] else 'FAIL'}: "
           f"at most 3x]", flush=True)
+    server = (f"; with the server's CPU {summary['verify_per_row_ratio_with_server']:.2f}x"
+              if "verify_per_row_ratio_with_server" in summary else "")
     print(f"{backend:10} audit verify per row (start-up excluded: large minus tiny database) "
-          f"{summary['verify_per_row_ratio']:.2f}x the bare SELECT's; tiny database: verify "
-          f"{_best(runs['verify-tiny']):.2f} s, SELECT {_best(runs['select-tiny']):.3f} s CPU", flush=True)
+          f"{summary['verify_per_row_ratio']:.2f}x the bare SELECT's{server} "
+          f"[{'ok' if summary['verify_per_row_ratio'] <= TARGETS['verify'] else 'FAIL'}: at most 3x]; tiny database: "
+          f"verify {_best(runs['verify-tiny']):.2f} s, SELECT {_best(runs['select-tiny']):.3f} s CPU", flush=True)
     summary["ok"] = (summary["per_row_ratio"] <= TARGETS["per_row"] and peak < TARGETS["peak_mib"]
                      and summary["verify_ratio"] <= TARGETS["verify"])
     return summary

@@ -189,3 +189,42 @@ def test_0016_creates_the_waivers_table_empty_and_goes_back(empty_database_url) 
         assert current_revision(db) == head_revision()
     finally:
         db.dispose()
+
+
+def test_0017_marks_bulk_seals_and_is_not_undone_once_one_exists(empty_database_url) -> None:
+    """Issue 25 item 2: an import at 0017 seals its vote counts in bulk, which revision 0016's recount-bot cannot
+    read; going back to 0016 is allowed while no bulk seal exists and refused, changing nothing, once one does."""
+    import datetime as dt
+
+    import pytest
+    from alembic import command
+
+    from rules.returns import parse_returns
+    from services.returns.versions import import_returns
+    from services.services import Services
+    from storage import audit
+    from storage.migrate import alembic_config
+
+    db = Database(empty_database_url)
+    try:
+        upgrade(db)
+        config = alembic_config()
+        with db.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0016")
+        assert current_revision(db) == "0016"
+        upgrade(db)
+        services = Services(db, clock=lambda: dt.datetime(2026, 11, 10, 17, 0, tzinfo=dt.timezone.utc))
+        import_returns(services, team_id="T0MIGRATE", returns=parse_returns(
+            b"contest,choice,votes,kind,unit\nWater - Director,Ada,7,candidate,P1\nWater - Director,Ben,6,candidate,P1"),
+            election_name="E", election_date=dt.date(2026, 11, 3), local_government="W", governing_body="B",
+            actor="test")
+        with pytest.raises(RuntimeError, match="the audit log holds bulk seals"):
+            with db.engine.begin() as connection:
+                config.attributes["connection"] = connection
+                command.downgrade(config, "0016")
+        assert current_revision(db) == head_revision() == "0017"
+        with db.read() as s:
+            assert audit.verify(s).ok
+    finally:
+        db.dispose()
