@@ -2,8 +2,9 @@
 
 A statewide precinct file has hundreds of thousands of (contest, unit) pairs with two or three choices each. A dict
 per pair costs some 230 bytes (the dict, its keys table, the slots): 130 MiB at 1.6 million rows. Here a file's
-units are numbered once (`UnitNumbers`, shared by its contests), a contest maps a unit's number to its row in 4
-bytes and keeps, per choice, a column with one slot per row: about 8 bytes a pair plus 4 a cell.
+units are numbered once (`UnitNumbers`, shared by its contests), a contest maps a unit's number to its row (nothing
+kept while its units come in the file's order, else 8 bytes a pair) and keeps, per choice, a column with one slot
+per row: 4 bytes a cell.
 
 A column is an `array('i')` of counts, MISSING (-1) where the unit has no count for that choice: 4 bytes a cell,
 where a list of shared ints took 8 (issue 25 item 3: 13.5 MiB of the 26 a statewide file of 1.6 million rows kept).
@@ -21,7 +22,7 @@ Votes are never negative (a reader refuses a negative count before it stores one
 from __future__ import annotations
 
 from array import array
-from itertools import compress, repeat
+from itertools import compress, islice, repeat
 from operator import gt
 from typing import Iterator, Mapping, MutableMapping, Union
 
@@ -84,10 +85,17 @@ class UnitCounts(MutableMapping[str, MutableMapping[str, int]]):
     def __init__(self, counts: Mapping[str, Mapping[str, int]] | None = None, *,
                  numbers: UnitNumbers | None = None) -> None:
         # unit -> its row, in two steps: the unit's number in the file (shared by every contest of a file, so one
-        # dict holds the units' names) and, per contest, number -> row in 4 bytes (-1: not a unit of this contest)
+        # dict holds the units' names) and, per contest, number -> row.
         self.numbers = numbers if numbers is not None else UnitNumbers()
-        self.row_by_number = array("i")
-        self.unit_numbers = array("i")  # row -> the unit's number (-1 once the unit is removed)
+        # While the contest's units are the file's units numbered `first`, `first` + 1, ... in that order (a
+        # statewide contest in a file listed by unit, a county's contest in one listed by county: 57 of the 60
+        # contests of the benchmark's statewide file), row r is the unit numbered `first` + r and the two arrays
+        # are None: 8 bytes a (contest, unit) pair saved, 5.8 MiB at 1.6 million rows. They are made when a unit
+        # comes out of that order or is removed.
+        self.first = 0
+        self.row_by_number: array[int] | None = None  # number -> row in 4 bytes (-1: not a unit of this contest)
+        self.unit_numbers: array[int] | None = None  # row -> the unit's number (-1 once the unit is removed)
+        self.row_count = 0  # rows made (a removed unit keeps its row, empty)
         self.size = 0  # units present
         self.columns: dict[str, Column] = {}  # choice -> votes by row; a column may be shorter than rows
         for unit, votes in (counts or {}).items():
@@ -97,30 +105,40 @@ class UnitCounts(MutableMapping[str, MutableMapping[str, int]]):
         """Plain data only (a read's outcome crosses a pipe to an unpickler that builds nothing else): the arrays
         as (type code, list)."""
         state = dict(self.__dict__)
-        state["row_by_number"] = self.row_by_number.tolist()
-        state["unit_numbers"] = self.unit_numbers.tolist()
+        if self.row_by_number is not None and self.unit_numbers is not None:
+            state["row_by_number"] = self.row_by_number.tolist()
+            state["unit_numbers"] = self.unit_numbers.tolist()
         state["columns"] = {choice: (column.typecode, column.tolist()) if type(column) is array else column
                             for choice, column in self.columns.items()}
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self.row_by_number = array("i", state["row_by_number"])
-        self.unit_numbers = array("i", state["unit_numbers"])
+        if state["row_by_number"] is not None:
+            self.row_by_number = array("i", state["row_by_number"])
+            self.unit_numbers = array("i", state["unit_numbers"])
         self.columns = {choice: array(*column) if type(column) is tuple else column
                         for choice, column in state["columns"].items()}
 
     def unit_at(self, row: int) -> str | None:
         """The unit of `row` (None if it was removed)."""
+        if self.unit_numbers is None:
+            return self.numbers.names[self.first + row]
         number = self.unit_numbers[row]
         return self.numbers.names[number] if number >= 0 else None
 
     def row(self, unit: object) -> int | None:
         """The unit's row, or None if it is not a unit of this contest."""
         number = self.numbers.known.get(unit)  # type: ignore[call-overload]
-        if number is None or number >= len(self.row_by_number):
+        if number is None:
             return None
-        row = self.row_by_number[number]
+        rows = self.row_by_number
+        if rows is None:
+            row = number - self.first
+            return row if 0 <= row < self.row_count else None
+        if number >= len(rows):
+            return None
+        row = rows[number]
         return row if row >= 0 else None
 
     # The reader's steps, in its hot loop: a row for a unit, a column for a choice.
@@ -128,14 +146,34 @@ class UnitCounts(MutableMapping[str, MutableMapping[str, int]]):
         """The unit's row, added (empty) if the unit is new."""
         number = self.numbers.number(unit)
         rows = self.row_by_number
+        if rows is None:  # the units in the file's order so far (see __init__)
+            if not self.row_count:
+                self.first = number
+            row = number - self.first
+            if row == self.row_count:
+                self.row_count += 1
+                self.size += 1
+                return row
+            if 0 <= row < self.row_count:
+                return row
+            rows = self._numbered()
         if number >= len(rows):  # as far as the units the file has named so far (the array grows its own way)
             rows.extend(repeat(-1, len(self.numbers.known) - len(rows)))
         row = rows[number]
         if row < 0:
-            row = rows[number] = len(self.unit_numbers)
-            self.unit_numbers.append(number)
+            row = rows[number] = self.row_count
+            self.unit_numbers.append(number)  # type: ignore[union-attr]  # made with row_by_number
+            self.row_count += 1
             self.size += 1
         return row
+
+    def _numbered(self) -> array[int]:
+        """The rows as arrays (a unit out of the file's order, or removed): number -> row and row -> number."""
+        first, count = self.first, self.row_count
+        self.unit_numbers = array("i", range(first, first + count))
+        rows = self.row_by_number = array("i", repeat(-1, first))
+        rows.extend(range(count))
+        return rows
 
     def column(self, choice: str) -> Column:
         """The choice's column (created empty if new)."""
@@ -218,6 +256,9 @@ class UnitCounts(MutableMapping[str, MutableMapping[str, int]]):
         row = self.row(unit)
         if row is None:
             raise KeyError(unit)
+        if self.row_by_number is None:
+            self._numbered()
+        assert self.row_by_number is not None and self.unit_numbers is not None
         self.row_by_number[self.numbers.known[unit]] = -1
         self.unit_numbers[row] = -1
         self.size -= 1
@@ -230,6 +271,8 @@ class UnitCounts(MutableMapping[str, MutableMapping[str, int]]):
 
     def __iter__(self) -> Iterator[str]:
         names = self.numbers.names
+        if self.unit_numbers is None:
+            return islice(names, self.first, self.first + self.row_count)
         return (names[number] for number in self.unit_numbers if number >= 0)
 
     def __len__(self) -> int:

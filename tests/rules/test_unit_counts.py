@@ -145,3 +145,22 @@ def test_a_column_given_what_no_reader_stores_keeps_it_for_the_contest_to_refuse
     del counts["P2"]["Ann"]
     assert "Ann" not in counts["P2"] and counts.sums() == {"Ann": 3 + 2**70} and counts.plain({"Ann"})
     assert pickle.loads(pickle.dumps(counts)) == {"P1": {"Ann": 3}, "P2": {}, "P3": {"Ann": 2**70}}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Mayor", "Council"]), st.sampled_from(["P1", "P2", "P3", "P4", "P5"]),
+                          st.sampled_from(["Ann", "Bo"])), min_size=1, max_size=30, unique_by=lambda row: row))
+def test_units_in_any_order_keep_their_counts(rows) -> None:
+    # A contest whose units are the file's, in the file's order, keeps no arrays of rows; one listing a unit out of
+    # that order (or skipping one) makes them: both read the same. Each count a distinct power of two, so no unit
+    # holds half of a sum (the subtotal rule would set it aside).
+    text = "contest,choice,votes,unit\n" + "".join(f"{c},{ch},{2**i},{u}\n" for i, (c, u, ch) in enumerate(rows))
+    expected: dict[str, dict[str, dict[str, int]]] = {}
+    for i, (contest, unit, choice) in enumerate(rows):
+        expected.setdefault(contest, {}).setdefault(unit, {})[choice] = 2**i
+    returns = parse_returns(text)
+    for contest, by_unit in expected.items():
+        counts = returns.contest(contest).votes_by_unit
+        assert list(counts) == list(by_unit)
+        assert {unit: dict(votes) for unit, votes in counts.items()} == by_unit
+        assert all(counts.row(unit) is not None for unit in by_unit) and counts.row("P9") is None
