@@ -50,7 +50,7 @@ def value_at(column: Column, row: int) -> object | None:
 
 def _sum(column: Column) -> int:
     if isinstance(column, list):
-        return sum(filter(None, column))  # type: ignore[arg-type]  # what Contest refuses is not summed (plain())
+        return sum(filter(None, column))  # type: ignore[arg-type]  # as when every column was a list
     return sum(column) + column.count(MISSING)  # each MISSING took one away
 
 

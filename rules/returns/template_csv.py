@@ -17,7 +17,7 @@ from rules.returns.numbers import MAX_DIGITS, CountError, hidden_count, is_plain
 from rules.returns.problems import Report
 from rules.returns.source import Source
 from rules.row_kinds import choice_row_kind
-from rules.unit_counts import MISSING, UnitCounts, UnitNumbers, new_column, value_at
+from rules.unit_counts import MISSING, Column, UnitCounts, UnitNumbers, new_column, value_at
 
 DESCRIPTION = "a CSV whose header has contest, choice and votes (the recount-bot template)"
 REQUIRED = ("contest", "choice", "votes")
@@ -74,7 +74,7 @@ def parse(source: Source, report: Report) -> list[Draft]:
     # rows add to the same row of the same contest's columns as the row before, found without two lookups.
     last_contest = last_unit = None
     last_row = 0
-    last_columns: dict = {}
+    last_columns: dict[str, Column] = {}
     last_draft: Draft | None = None
     # Plain counts as written -> their int, for the first COUNTS_KEPT distinct cells: a statewide file repeats the
     # same few thousand counts, so most rows take one lookup instead of four checks and an int(), and share one
