@@ -167,7 +167,7 @@ def _package_days(year: int) -> Mapping[dt.date, str]:
     with _PACKAGE_LOCK:
         cached = _PACKAGE_CACHE.get(year)
         if cached is None:
-            # The holidays package (about 9 MiB and 25 ms to import) is loaded on the first day asked for, not with
+            # The holidays package (about 4 MiB and 25 ms to import) is loaded on the first day asked for, not with
             # this module, which `recount-bot check` and every other command load without asking any.
             import holidays
 

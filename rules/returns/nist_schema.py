@@ -66,7 +66,7 @@ def fast_check() -> Callable[[Any], bool] | None:
 
 @cache
 def _tools() -> tuple[Draft4Validator, Callable[[Any], bool] | None]:
-    # jsonschema (with referencing and rpds: about 8 MiB and 40 ms) is imported here, when a NIST JSON file is
+    # jsonschema (with referencing and rpds: about 3 MiB and 40 ms) is imported here, when a NIST JSON file is
     # first validated, not with this module: `recount-bot check` of a CSV or a workbook never needs it.
     from jsonschema import Draft4Validator, validators
 
