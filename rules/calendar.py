@@ -168,7 +168,7 @@ def _package_days(year: int) -> Mapping[dt.date, str]:
         cached = _PACKAGE_CACHE.get(year)
         if cached is None:
             # The holidays package (about 4 MiB and 25 ms to import) is loaded on the first day asked for, not with
-            # this module, which `recount-bot check` and every other command load without asking any.
+            # this module, which every command loads (bot/cli.py lists them all) and most, `check` among them, never ask.
             import holidays
 
             raw = holidays.US(subdiv="CO", observed=False, years=year, language="en_US")
