@@ -40,8 +40,6 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
-import holidays
-
 from rules.statute import LEGAL_HOLIDAYS_CITATION
 
 DENVER = zoneinfo.ZoneInfo("America/Denver")
@@ -141,6 +139,8 @@ def legal_holidays_from(package_days: Mapping[dt.date, str], year: int) -> dict[
     if year >= FULL_LIST_SINCE:
         missing = [h.label for h in STATUTORY_HOLIDAYS if h.key not in seen_in_year]
         if missing:
+            import holidays  # loaded already: the days came from it (see _package_days)
+
             raise HolidayDataError(
                 f"the holidays package (v{holidays.__version__}) gives no {', '.join(missing)} for Colorado "
                 f"in {year}; {LEGAL_HOLIDAYS_CITATION} names it. Was it renamed? Update STATUTORY_HOLIDAYS "
@@ -167,6 +167,10 @@ def _package_days(year: int) -> Mapping[dt.date, str]:
     with _PACKAGE_LOCK:
         cached = _PACKAGE_CACHE.get(year)
         if cached is None:
+            # The holidays package (about 4 MiB and 25 ms to import) is loaded on the first day asked for, not with
+            # this module, which every command loads (bot/cli.py lists them all) and most, `check` among them, never ask.
+            import holidays
+
             raw = holidays.US(subdiv="CO", observed=False, years=year, language="en_US")
             cached = MappingProxyType({day: str(name) for day, name in raw.items()})
             _PACKAGE_CACHE[year] = cached

@@ -2,50 +2,79 @@
 
 A statewide precinct file has hundreds of thousands of (contest, unit) pairs with two or three choices each. A dict
 per pair costs some 230 bytes (the dict, its keys table, the slots): 130 MiB at 1.6 million rows. Here a file's
-units are numbered once (`UnitNumbers`, shared by its contests), a contest maps a unit's number to its row in 4
-bytes and keeps, per choice, a list with one slot per row (a shared int, or None where the unit has no count for
-that choice): about 12 bytes a pair plus 8 a cell.
+units are numbered once (`UnitNumbers`, shared by its contests), a contest maps a unit's number to its row (nothing
+kept while its units come in the file's order, else 8 bytes a pair) and keeps, per choice, a column with one slot
+per row: 4 bytes a cell.
+
+A column is an `array('i')` of counts, MISSING (-1) where the unit has no count for that choice: 4 bytes a cell,
+where a list of shared ints took 8 (issue 25 item 3: 13.5 MiB of the 26 a statewide file of 1.6 million rows kept).
+A count past 2**31 - 1 widens its column to `array('q')`; a value no reader stores (a negative count, a bool, a
+count past 2**63 - 1, anything else a caller gives the mapping) turns the column into a list, None where there is
+no count, so `Contest` still sees the value as given and refuses it as before.
 
 It reads and writes as the mapping it replaces, unit -> {choice: votes} (`Contest.votes_by_unit`), so every step
 written for dicts works unchanged: `counts[unit]` is a live view of that unit's row. The steps that run over every
 unit of a large file (the totals, the subtotal rule, the validation of a contest) use the columns directly
 (`sums`, `column`, `units_with_votes`, `plain`), a choice at a time in C.
 
-Votes are never negative (a reader refuses a negative count before it stores one), so `filter(None, column)`
-keeps exactly the votes that add something to a sum.
+Votes are never negative (a reader refuses a negative count before it stores one), so MISSING cannot be a count.
 """
 from __future__ import annotations
 
 from array import array
-from itertools import compress, repeat
-from typing import Iterator, Mapping, MutableMapping
+from itertools import compress, islice, repeat
+from operator import gt
+from typing import Iterator, Mapping, MutableMapping, Union
 
 _NONE_TYPE = type(None)
-# Row numbers as shared int objects: every contest of a statewide file numbers its units from 0, and an int past 256
-# is otherwise an object of its own (28 bytes) for every (contest, unit) pair, some 15 MiB at 1.6 million rows. It
-# only grows, to the most units one contest has had.
-_ROW_NUMBERS: list[int] = list(range(1024))
+MISSING = -1  # in an array column: no count for the unit of that row (a count is never negative)
+_LARGEST = {"i": 2**31 - 1, "q": 2**63 - 1}  # the largest count each array's type code holds
+# A column: counts by row in an array (MISSING: none), or, once given a value no array holds, a list (None: none).
+Column = Union["array[int]", "list[object]"]
 
 
-def _shared(number: int) -> int:
-    """The int `number` as one shared object (see _ROW_NUMBERS)."""
-    if number >= len(_ROW_NUMBERS):
-        _ROW_NUMBERS.extend(range(len(_ROW_NUMBERS), 2 * number + 1))
-    return _ROW_NUMBERS[number]
+def new_column() -> Column:
+    """An empty column, 4 bytes a count."""
+    return array("i")
+
+
+def value_at(column: Column, row: int) -> object | None:
+    """The count at `row`, None where there is none."""
+    if row >= len(column):
+        return None
+    if isinstance(column, list):
+        return column[row]
+    value = column[row]
+    return None if value < 0 else value
+
+
+def _sum(column: Column) -> int:
+    if isinstance(column, list):
+        return sum(filter(None, column))  # type: ignore[arg-type]  # as when every column was a list
+    return sum(column) + column.count(MISSING)  # each MISSING took one away
+
+
+def _empty(column: Column) -> bool:
+    if isinstance(column, list):
+        return column.count(None) == len(column)
+    return column.count(MISSING) == len(column)
 
 
 class UnitNumbers:
     """The units of one file, numbered in the order first seen: shared by the `UnitCounts` of its contests, so a
     unit's name is looked up in one dict, not one per contest (a statewide file has thousands of units and dozens
-    of contests: a dict per contest took 20 MiB at 1.6 million rows)."""
+    of contests: a dict per contest took 20 MiB at 1.6 million rows), and a contest's rows name their units by
+    number (4 bytes, where a reference to the name took 8)."""
 
     def __init__(self) -> None:
         self.known: dict[str, int] = {}
+        self.names: list[str] = []  # number -> unit
 
     def number(self, unit: str) -> int:
         found = self.known.get(unit)
         if found is None:
-            found = self.known[unit] = _shared(len(self.known))
+            found = self.known[unit] = len(self.names)
+            self.names.append(unit)
         return found
 
 
@@ -56,32 +85,60 @@ class UnitCounts(MutableMapping[str, MutableMapping[str, int]]):
     def __init__(self, counts: Mapping[str, Mapping[str, int]] | None = None, *,
                  numbers: UnitNumbers | None = None) -> None:
         # unit -> its row, in two steps: the unit's number in the file (shared by every contest of a file, so one
-        # dict holds the units' names) and, per contest, number -> row in 4 bytes (-1: not a unit of this contest)
+        # dict holds the units' names) and, per contest, number -> row.
         self.numbers = numbers if numbers is not None else UnitNumbers()
-        self.row_by_number = array("i")
-        self.units: list[str | None] = []  # row -> unit (None once the unit is removed)
+        # While the contest's units are the file's units numbered `first`, `first` + 1, ... in that order (a
+        # statewide contest in a file listed by unit, a county's contest in one listed by county: 57 of the 60
+        # contests of the benchmark's statewide file), row r is the unit numbered `first` + r and the two arrays
+        # are None: 8 bytes a (contest, unit) pair saved, 5.8 MiB at 1.6 million rows. They are made when a unit
+        # comes out of that order or is removed.
+        self.first = 0
+        self.row_by_number: array[int] | None = None  # number -> row in 4 bytes (-1: not a unit of this contest)
+        self.unit_numbers: array[int] | None = None  # row -> the unit's number (-1 once the unit is removed)
+        self.row_count = 0  # rows made (a removed unit keeps its row, empty)
         self.size = 0  # units present
-        self.columns: dict[str, list[int | None]] = {}  # choice -> votes by row; a column may be shorter than rows
+        self.columns: dict[str, Column] = {}  # choice -> votes by row; a column may be shorter than rows
         for unit, votes in (counts or {}).items():
             self[unit] = votes
 
     def __getstate__(self) -> dict:
-        """Plain data only (a read's outcome crosses a pipe to an unpickler that builds nothing else): the rows by
-        number as a list."""
+        """Plain data only (a read's outcome crosses a pipe to an unpickler that builds nothing else): the arrays
+        as (type code, list)."""
         state = dict(self.__dict__)
-        state["row_by_number"] = self.row_by_number.tolist()
+        if self.row_by_number is not None and self.unit_numbers is not None:
+            state["row_by_number"] = self.row_by_number.tolist()
+            state["unit_numbers"] = self.unit_numbers.tolist()
+        state["columns"] = {choice: (column.typecode, column.tolist()) if type(column) is array else column
+                            for choice, column in self.columns.items()}
         return state
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self.row_by_number = array("i", state["row_by_number"])
+        if state["row_by_number"] is not None:
+            self.row_by_number = array("i", state["row_by_number"])
+            self.unit_numbers = array("i", state["unit_numbers"])
+        self.columns = {choice: array(*column) if type(column) is tuple else column
+                        for choice, column in state["columns"].items()}
+
+    def unit_at(self, row: int) -> str | None:
+        """The unit of `row` (None if it was removed)."""
+        if self.unit_numbers is None:
+            return self.numbers.names[self.first + row]
+        number = self.unit_numbers[row]
+        return self.numbers.names[number] if number >= 0 else None
 
     def row(self, unit: object) -> int | None:
         """The unit's row, or None if it is not a unit of this contest."""
         number = self.numbers.known.get(unit)  # type: ignore[call-overload]
-        if number is None or number >= len(self.row_by_number):
+        if number is None:
             return None
-        row = self.row_by_number[number]
+        rows = self.row_by_number
+        if rows is None:
+            row = number - self.first
+            return row if 0 <= row < self.row_count else None
+        if number >= len(rows):
+            return None
+        row = rows[number]
         return row if row >= 0 else None
 
     # The reader's steps, in its hot loop: a row for a unit, a column for a choice.
@@ -89,55 +146,92 @@ class UnitCounts(MutableMapping[str, MutableMapping[str, int]]):
         """The unit's row, added (empty) if the unit is new."""
         number = self.numbers.number(unit)
         rows = self.row_by_number
+        if rows is None:  # the units in the file's order so far (see __init__)
+            if not self.row_count:
+                self.first = number
+            row = number - self.first
+            if row == self.row_count:
+                self.row_count += 1
+                self.size += 1
+                return row
+            if 0 <= row < self.row_count:
+                return row
+            rows = self._numbered()
         if number >= len(rows):  # as far as the units the file has named so far (the array grows its own way)
             rows.extend(repeat(-1, len(self.numbers.known) - len(rows)))
         row = rows[number]
         if row < 0:
-            row = rows[number] = len(self.units)
-            self.units.append(unit)
+            row = rows[number] = self.row_count
+            self.unit_numbers.append(number)  # type: ignore[union-attr]  # made with row_by_number
+            self.row_count += 1
             self.size += 1
         return row
 
-    def column(self, choice: str) -> list[int | None]:
-        """The choice's column (created empty if new): votes by row, None where a unit has no count for it."""
+    def _numbered(self) -> array[int]:
+        """The rows as arrays (a unit out of the file's order, or removed): number -> row and row -> number."""
+        first, count = self.first, self.row_count
+        self.unit_numbers = array("i", range(first, first + count))
+        rows = self.row_by_number = array("i", repeat(-1, first))
+        rows.extend(range(count))
+        return rows
+
+    def column(self, choice: str) -> Column:
+        """The choice's column (created empty if new)."""
         found = self.columns.get(choice)
         if found is None:
-            found = self.columns[choice] = []
+            found = self.columns[choice] = new_column()
         return found
 
-    def put(self, row: int, choice: str, votes: int) -> bool:
+    def put(self, row: int, choice: str, votes: object) -> bool:
         """Store a count; False (and nothing stored) if the unit already has one for this choice."""
+        if value_at(self.column(choice), row) is not None:
+            return False
+        self._store(row, choice, votes)
+        return True
+
+    def _store(self, row: int, choice: str, votes: object) -> None:
+        """Store `votes` at `row` of the choice's column, widening the column first if it cannot hold them."""
         column = self.column(choice)
+        if type(column) is array and not (type(votes) is int and 0 <= votes <= _LARGEST[column.typecode]):
+            column = self.columns[choice] = _widened(column, votes)
         size = len(column)
         if size > row:
-            if column[row] is not None:
-                return False
-            column[row] = votes
-            return True
+            column[row] = votes  # type: ignore[call-overload]
+            return
         if size < row:
-            column.extend([None] * (row - size))
-        column.append(votes)
-        return True
+            column.extend(repeat(None if isinstance(column, list) else MISSING, row - size))  # type: ignore[arg-type]
+        column.append(votes)  # type: ignore[arg-type]
+
+    def _remove(self, row: int, choice: str) -> None:
+        column = self.columns[choice]
+        if isinstance(column, list):
+            column[row] = None
+        else:
+            column[row] = MISSING
 
     # Whole-contest steps, a column at a time.
     def sums(self) -> dict[str, int]:
         """Votes per choice over every unit, every choice a unit has a count for (in the order first named)."""
-        return {choice: sum(filter(None, column)) for choice, column in self.columns.items()
-                if column.count(None) != len(column)}
+        return {choice: _sum(column) for choice, column in self.columns.items() if not _empty(column)}
 
     def units_with_votes(self) -> set[str]:
         """The units with at least one vote."""
         rows: set[int] = set()
         for column in self.columns.values():
-            rows.update(compress(range(len(column)), column))
-        return {unit for unit in map(self.units.__getitem__, rows) if unit is not None}
+            if isinstance(column, list):
+                rows.update(compress(range(len(column)), column))
+            else:  # MISSING (-1) is not a vote
+                rows.update(compress(range(len(column)), map(gt, column, repeat(0))))
+        return {unit for unit in map(self.unit_at, rows) if unit is not None}
 
     def plain(self, known: set[str]) -> bool:
         """Every count is for a choice in `known` and an int >= 0 (what `Contest` requires)."""
         for choice, column in self.columns.items():
-            if choice not in known and column.count(None) != len(column):
+            if choice not in known and not _empty(column):
                 return False
-            if not set(map(type, column)) <= {int, _NONE_TYPE} or min(filter(None, column), default=0) < 0:
+            if not isinstance(column, list):
+                continue  # an array holds nothing else (see _store)
+            if not set(map(type, column)) <= {int, _NONE_TYPE} or min(filter(None, column), default=0) < 0:  # type: ignore[type-var, operator]
                 return False
         return True
 
@@ -162,18 +256,24 @@ class UnitCounts(MutableMapping[str, MutableMapping[str, int]]):
         row = self.row(unit)
         if row is None:
             raise KeyError(unit)
+        if self.row_by_number is None:
+            self._numbered()
+        assert self.row_by_number is not None and self.unit_numbers is not None
         self.row_by_number[self.numbers.known[unit]] = -1
-        self.units[row] = None
+        self.unit_numbers[row] = -1
         self.size -= 1
         self._clear(row)
 
     def _clear(self, row: int) -> None:
-        for column in self.columns.values():
+        for choice, column in self.columns.items():
             if row < len(column):
-                column[row] = None
+                self._remove(row, choice)
 
     def __iter__(self) -> Iterator[str]:
-        return (unit for unit in self.units if unit is not None)
+        names = self.numbers.names
+        if self.unit_numbers is None:
+            return islice(names, self.first, self.first + self.row_count)
+        return (names[number] for number in self.unit_numbers if number >= 0)
 
     def __len__(self) -> int:
         return self.size
@@ -212,34 +312,37 @@ class UnitRow(MutableMapping[str, int]):
 
     def __getitem__(self, choice: str) -> int:
         column = self._counts.columns.get(choice)
-        if column is None or self._row >= len(column) or column[self._row] is None:
+        votes = None if column is None else value_at(column, self._row)
+        if votes is None:
             raise KeyError(choice)
-        return column[self._row]  # type: ignore[return-value]
+        return votes  # type: ignore[return-value]
 
     def __setitem__(self, choice: str, votes: int) -> None:
-        column = self._counts.column(choice)
-        if self._row < len(column):
-            column[self._row] = votes
-        else:
-            self._counts.put(self._row, choice, votes)
+        self._counts._store(self._row, choice, votes)
 
     def __delitem__(self, choice: str) -> None:
         self[choice]  # KeyError if absent
-        self._counts.columns[choice][self._row] = None
+        self._counts._remove(self._row, choice)
 
     def __iter__(self) -> Iterator[str]:
         row = self._row
-        return iter([choice for choice, column in self._counts.columns.items()
-                     if row < len(column) and column[row] is not None])
+        return iter([choice for choice, column in self._counts.columns.items() if value_at(column, row) is not None])
 
     def __len__(self) -> int:
         row = self._row
-        return sum(1 for column in self._counts.columns.values() if row < len(column) and column[row] is not None)
+        return sum(1 for column in self._counts.columns.values() if value_at(column, row) is not None)
 
     def __contains__(self, choice: object) -> bool:
         column = self._counts.columns.get(choice)  # type: ignore[call-overload]
-        return column is not None and self._row < len(column) and column[self._row] is not None
+        return column is not None and value_at(column, self._row) is not None
 
     def __repr__(self) -> str:
         return repr(dict(self))
 
+
+def _widened(column: "array[int]", votes: object) -> Column:
+    """The column as one that holds `votes`: an 8-byte array for a count past 2**31 - 1, else a list (None where
+    there is no count) for a value no array holds."""
+    if type(votes) is int and 0 <= votes <= _LARGEST["q"]:
+        return array("q", column)
+    return [None if value < 0 else value for value in column]

@@ -13,7 +13,6 @@ and a --law that disagrees is refused, naming both, before anything is written.
 from __future__ import annotations
 
 import argparse
-import hashlib
 
 from bot.commands.common import (
     add_returns_arguments,
@@ -63,6 +62,10 @@ def choose_team(services, team: str | None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported here, not at the top: bot/cli.py imports every command to list them, and `check` should not carry
+    # this one's (hashlib loads OpenSSL, about 4 MiB; the services load the database layer).
+    import hashlib
+
     from services.errors import UserError
     from services.returns.versions import import_returns
     from services.services import Services

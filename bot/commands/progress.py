@@ -14,7 +14,7 @@ import threading
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
-from bot.commands.log_formats import escaped as terminal_safe  # control characters and line breaks escaped
+from bot.terminal_text import escaped as terminal_safe  # control characters and line breaks escaped
 
 Report = Callable[..., None]  # report(done, total=None): how many rows are done so far (and of how many)
 

@@ -17,7 +17,6 @@ import os
 import sys
 import tempfile
 import time
-import webbrowser
 from pathlib import Path
 
 from bot.commands.common import open_database
@@ -138,6 +137,8 @@ def offline(args: argparse.Namespace, *, banner: str) -> int:
                 _announce(banner, sandbox, web, "a new database for this session" if args.fresh else db.describe())
                 if web is not None:
                     if args.open:
+                        import webbrowser  # only here: with shlex and subprocess it is 0.4 MiB every command carried
+
                         webbrowser.open(web.url)
                     _serve(f"open {web.url} in a web browser; serving until interrupted (Ctrl-C or SIGTERM).")
                 elif sys.stdin is not None and sys.stdin.isatty():

@@ -40,22 +40,19 @@ import re
 from decimal import Decimal
 from functools import cache
 from importlib import resources
-from typing import Any, Callable, Iterable
-
-from jsonschema import Draft4Validator, validators
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from rules.returns.nist_schema_fast import compile_schema
+
+if TYPE_CHECKING:
+    from jsonschema import Draft4Validator
+    from jsonschema.exceptions import ValidationError
 
 SCHEMA_FILE = "nist_1500_100_v2.schema.json"
 _PLAIN_KEY = re.compile(r"[@A-Za-z_][A-Za-z0-9_@-]*")
 _TYPE_WORDS = {"string": "a string", "array": "a list", "object": "an object", "number": "a number",
                "integer": "a whole number", "boolean": "true or false", "null": "null"}
 _DEFINITION = "#/definitions/"
-
-
-class _Explained(ValidationError):
-    """An error whose message is already written for the clerk."""
 
 
 def validator() -> Draft4Validator:
@@ -69,6 +66,12 @@ def fast_check() -> Callable[[Any], bool] | None:
 
 @cache
 def _tools() -> tuple[Draft4Validator, Callable[[Any], bool] | None]:
+    # jsonschema (with referencing and rpds: about 3 MiB and 40 ms) is imported here, when a NIST JSON file is
+    # first validated, not with this module: `recount-bot check` of a CSV or a workbook never needs it.
+    from jsonschema import Draft4Validator, validators
+
+    from rules.returns.nist_schema_explained import Explained
+
     schema = json.loads(resources.files("rules.returns").joinpath(SCHEMA_FILE).read_text(encoding="utf-8"))
     definitions = schema.get("definitions", {})
     refs = {_DEFINITION + name: body for name, body in definitions.items()}
@@ -101,9 +104,9 @@ def _tools() -> tuple[Draft4Validator, Callable[[Any], bool] | None]:
             return
         names = ", ".join(tags)
         if not isinstance(instance, dict):
-            yield _Explained(f"must be an object: one of {names} (got {_show(instance)})")
+            yield Explained(f"must be an object: one of {names} (got {_show(instance)})")
         else:
-            yield _Explained(f"must be one of {names} (got {_show(tag)})", path=["@type"])
+            yield Explained(f"must be one of {names} (got {_show(tag)})", path=["@type"])
 
     cls = validators.extend(Draft4Validator, {"$ref": ref, "oneOf": one_of})
     # The schema declares draft-04 ("$schema"); draft-04 semantics matter: there, 1.0 is not an integer.
@@ -178,7 +181,9 @@ def _sort_key(parts: list) -> tuple:
 def _explain(error: ValidationError) -> list[tuple[list, str]]:
     path = list(error.absolute_path)
     instance, kind = error.instance, error.validator
-    if isinstance(error, _Explained):
+    from rules.returns.nist_schema_explained import Explained  # loaded by _tools() already: jsonschema's error
+
+    if isinstance(error, Explained):
         return [(path, error.message)]
     if kind in ("oneOf", "anyOf"):
         return _explain_choice(error, path)

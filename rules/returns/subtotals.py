@@ -106,9 +106,9 @@ def _subtotals_in_columns(counts: UnitCounts) -> tuple[list[str], dict[str, int]
     column = counts.columns[choice]
     found = []
     with_votes: set[str] | None = None
-    for row in compress(range(len(column)), map(eq, column, repeat(total // 2))):  # (None == half: False)
-        unit = counts.units[row]
-        assert unit is not None  # a removed unit's slots are None, never half of a sum
+    for row in compress(range(len(column)), map(eq, column, repeat(total // 2))):  # (no count, None or -1, is not half)
+        unit = counts.unit_at(row)
+        assert unit is not None  # a removed unit's slots are empty, never half of a sum
         if with_votes is None:
             with_votes = counts.units_with_votes()
         others = len(with_votes) - (unit in with_votes)

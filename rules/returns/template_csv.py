@@ -7,6 +7,7 @@ either one could silently change a result.
 """
 from __future__ import annotations
 
+from itertools import repeat
 from typing import cast
 
 from rules.contest import ContestKind
@@ -16,7 +17,7 @@ from rules.returns.numbers import MAX_DIGITS, CountError, hidden_count, is_plain
 from rules.returns.problems import Report
 from rules.returns.source import Source
 from rules.row_kinds import choice_row_kind
-from rules.unit_counts import UnitCounts, UnitNumbers
+from rules.unit_counts import MISSING, Column, UnitCounts, UnitNumbers, new_column, value_at
 
 DESCRIPTION = "a CSV whose header has contest, choice and votes (the recount-bot template)"
 REQUIRED = ("contest", "choice", "votes")
@@ -73,7 +74,7 @@ def parse(source: Source, report: Report) -> list[Draft]:
     # rows add to the same row of the same contest's columns as the row before, found without two lookups.
     last_contest = last_unit = None
     last_row = 0
-    last_columns: dict[str, list[int | None]] = {}
+    last_columns: dict[str, Column] = {}
     last_draft: Draft | None = None
     # Plain counts as written -> their int, for the first COUNTS_KEPT distinct cells: a statewide file repeats the
     # same few thousand counts, so most rows take one lookup instead of four checks and an int(), and share one
@@ -150,21 +151,24 @@ def parse(source: Source, report: Report) -> list[Draft]:
         # UnitCounts.put, inlined (hot path): the choice's column, one slot per unit of the contest
         column = columns.get(choice)
         if column is None:
-            column = columns[choice] = []
+            column = columns[choice] = new_column()
         size = len(column)
-        if size > at and column[at] is not None:
+        if size > at and value_at(column, at) is not None:
             repeats.append((row, (contest, unit, choice)))
             continue
         if hidden is not None:
             draft.add_uncertain(unit, choice, hidden)
         elif votes is not None:  # always, without a hidden count: a count that is neither was refused above
-            if size == at:
-                column.append(votes)
-            elif size > at:
-                column[at] = votes
-            else:
-                column.extend([None] * (at - size))
-                column.append(votes)
+            try:
+                if size == at:
+                    column.append(votes)
+                elif size > at:
+                    column[at] = votes
+                else:
+                    column.extend(repeat(MISSING, at - size))
+                    column.append(votes)
+            except OverflowError:  # a count past its array's type code (4 bytes): the column widens to hold it
+                cast(UnitCounts, draft.votes_by_unit).put(at, choice, votes)
             draft.choices[choice] = None
         if not unit and i_unit is not None and contest not in blank_unit_row:
             blank_unit_row[contest] = row

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.contest import Contest
-from rules.returns import parse_returns
+from rules.returns import ReturnsError, parse_returns
 from rules.unit_counts import UnitCounts, UnitNumbers
 
 UNITS = st.sampled_from(["P1", "P2", "P3", "P4", "Total"])
@@ -120,3 +120,47 @@ def test_the_template_reader_keeps_columns_and_sets_aside_a_sum_subtotal() -> No
     assert isinstance(mayor.votes_by_unit, UnitCounts)
     assert mayor.units == ("P1", "P2", "P3") and dict(mayor.totals) == {"Ann": 18, "Bo": 14}
     assert [s.kind for s in returns.set_aside] == ["subtotal"]
+
+
+def test_a_count_past_four_bytes_widens_its_column_and_keeps_every_count() -> None:
+    # A column is an array of 4-byte counts; a larger count (a county's total, a typo) must not be cut or refused.
+    big, bigger = 3_000_000_000, 10**14
+    rows = ["contest,choice,votes,unit", "Mayor,Ann,5,P1", "Mayor,Bo,4,P1", f"Mayor,Ann,{big},P2", "Mayor,Bo,7,P2",
+            f'Mayor,Bo,"{bigger:,}",P3', "Mayor,Ann,1,P3", "Mayor,Ann,2,P4"]
+    mayor = parse_returns("\n".join(rows) + "\n").contest("Mayor")
+    assert dict(mayor.totals) == {"Ann": 5 + big + 1 + 2, "Bo": 4 + 7 + bigger}
+    assert {unit: dict(votes) for unit, votes in mayor.votes_by_unit.items()} == {
+        "P1": {"Ann": 5, "Bo": 4}, "P2": {"Ann": big, "Bo": 7}, "P3": {"Ann": 1, "Bo": bigger}, "P4": {"Ann": 2}}
+    with pytest.raises(ReturnsError) as refused:  # a repeat of a cell of the widened column is still refused
+        parse_returns("\n".join([*rows, "Mayor,Ann,9,P2"]) + "\n")
+    assert any("repeats row 4" in str(problem) for problem in refused.value.problems), refused.value.problems
+
+
+def test_a_column_given_what_no_reader_stores_keeps_it_for_the_contest_to_refuse() -> None:
+    counts = UnitCounts({"P1": {"Ann": 3}, "P2": {"Ann": 4}})
+    counts["P3"] = {"Ann": 2**70}  # past 8 bytes: the column becomes a list
+    counts["P2"]["Ann"] = -2  # and holds a negative count as given
+    assert dict(counts["P2"]) == {"Ann": -2} and dict(counts["P3"]) == {"Ann": 2**70}
+    assert not counts.plain({"Ann"})
+    del counts["P2"]["Ann"]
+    assert "Ann" not in counts["P2"] and counts.sums() == {"Ann": 3 + 2**70} and counts.plain({"Ann"})
+    assert pickle.loads(pickle.dumps(counts)) == {"P1": {"Ann": 3}, "P2": {}, "P3": {"Ann": 2**70}}
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Mayor", "Council"]), st.sampled_from(["P1", "P2", "P3", "P4", "P5"]),
+                          st.sampled_from(["Ann", "Bo"])), min_size=1, max_size=30, unique_by=lambda row: row))
+def test_units_in_any_order_keep_their_counts(rows) -> None:
+    # A contest whose units are the file's, in the file's order, keeps no arrays of rows; one listing a unit out of
+    # that order (or skipping one) makes them: both read the same. Each count a distinct power of two, so no unit
+    # holds half of a sum (the subtotal rule would set it aside).
+    text = "contest,choice,votes,unit\n" + "".join(f"{c},{ch},{2**i},{u}\n" for i, (c, u, ch) in enumerate(rows))
+    expected: dict[str, dict[str, dict[str, int]]] = {}
+    for i, (contest, unit, choice) in enumerate(rows):
+        expected.setdefault(contest, {}).setdefault(unit, {})[choice] = 2**i
+    returns = parse_returns(text)
+    for contest, by_unit in expected.items():
+        counts = returns.contest(contest).votes_by_unit
+        assert list(counts) == list(by_unit)
+        assert {unit: dict(votes) for unit, votes in counts.items()} == by_unit
+        assert all(counts.row(unit) is not None for unit in by_unit) and counts.row("P9") is None
