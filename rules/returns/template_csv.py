@@ -59,6 +59,8 @@ def parse(source: Source, report: Report) -> list[Draft]:
     # row would otherwise have them parsed, validated and compared on every row.
     agreed_seats: dict[str, str] = {}
     agreed_kind: dict[str, str] = {}
+    # The last (contest, cell) found agreed: a file lists a contest's rows together, so most rows need no lookup.
+    seats_contest = seats_cell = kind_contest = kind_cell = None
     # One str per distinct unit or choice name, shared by every contest's counts: a statewide file
     # otherwise keeps a copy of the name for every row (some 40 MiB for half a million rows).
     names: dict[str, str] = {}
@@ -87,8 +89,7 @@ def parse(source: Source, report: Report) -> list[Draft]:
     for row, cells in table.rows():
         contest = cells[i_contest].strip()
         choice = cells[i_choice].strip()
-        named = bool(contest and choice)
-        if not named:
+        if not (contest and choice):
             set_aside_kind = choice_row_kind(choice) if choice and not contest else None
             if set_aside_kind is not None:
                 report.set_aside(set_aside_kind, f"row {row}")
@@ -99,16 +100,25 @@ def parse(source: Source, report: Report) -> list[Draft]:
                     problem(table.location(row, "choice"), "is empty; every row needs a choice", None)
             else:  # a row naming no choice is never a vote for one: set aside and named
                 report.nameless(table.location(row, "choice"), contest, cells[i_votes])
+            named = False
+        else:
+            named = True
         if i_seats is not None:
             cell = cells[i_seats]
-            if cell != agreed_seats.get(contest) and cell.strip():
-                if _read_seats(table, row, contest, cell.strip(), stated_seats, report):
-                    agreed_seats[contest] = cell
+            if cell != seats_cell or contest != seats_contest:  # else as the row before, which agreed
+                if cell == agreed_seats.get(contest):
+                    seats_contest, seats_cell = contest, cell
+                elif cell.strip() and _read_seats(table, row, contest, cell.strip(), stated_seats, report):
+                    agreed_seats[contest] = seats_cell = cell
+                    seats_contest = contest
         if i_kind is not None:
             cell = cells[i_kind]
-            if cell != agreed_kind.get(contest) and cell.strip():
-                if _read_kind(table, row, contest, cell.strip(), stated_kind, report):
-                    agreed_kind[contest] = cell
+            if cell != kind_cell or contest != kind_contest:
+                if cell == agreed_kind.get(contest):
+                    kind_contest, kind_cell = contest, cell
+                elif cell.strip() and _read_kind(table, row, contest, cell.strip(), stated_kind, report):
+                    agreed_kind[contest] = kind_cell = cell
+                    kind_contest = contest
         if not named:
             continue
         if trouble and row in trouble:
