@@ -103,6 +103,10 @@ class _Sink:
 
 def _check(path: Path) -> dict:
     import bot.cli  # imported before the clock starts: we time the work, not the imports
+    from rules.returns.registry import READERS, module
+
+    for name in READERS:  # the readers too, which `check` imports on first use (format detection asks them all)
+        module(name)
 
     sink = _Sink()
     before = _max_rss_bytes()

@@ -277,14 +277,20 @@ def _scan_utf8(pieces: Pieces, start: int) -> tuple[int | None, bool, bool, int]
         if not piece:
             continue
         size += len(piece)
-        # (no copy of the piece: a U+FFFD cut by a piece's end is looked for in the few bytes around it)
-        replacement = replacement or _UTF8_REPLACEMENT in piece or _UTF8_REPLACEMENT in tail + piece[:2]
+        ascii = piece.isascii()  # nearly every piece: then neither U+FFFD nor a bad byte can be in it
+        # (no copy of the piece: a U+FFFD cut by a piece's end is looked for in the few bytes around it; searching
+        # every piece cost more than the rest of this pass)
+        replacement = replacement or (not ascii and (_UTF8_REPLACEMENT in piece
+                                                      or _UTF8_REPLACEMENT in tail + piece[:2]))
         tail = (tail + piece)[-2:] if len(piece) < 2 else piece[-2:]
         if bad is not None:
             unassigned = unassigned or any(byte in piece for byte in _CP1252_UNASSIGNED)
             continue
         block = carry + piece
         skip = min(max(0, start - pos), len(block))  # the byte-order mark is not part of the text
+        if ascii and not carry:
+            pos += len(block)
+            continue
         if block.isascii():
             pos, carry = pos + len(block), b""
             continue

@@ -122,3 +122,29 @@ def test_a_reader_that_stops_early_closes_the_file() -> None:
     closed.clear()
     assert source.first_char() == "c" and not source.is_blank() and source.head(3) == "con"
     assert closed == [True, True, True]  # each pass that stopped early closed its file at once
+
+
+def _outcome(data) -> object:
+    """What reading gives a clerk: the returns (with the notes on how the file was read), or the problems."""
+    try:
+        return read_returns(data)
+    except ReturnsError as error:
+        return [str(p) for p in error.problems]
+
+
+@pytest.mark.parametrize("size", [1, 3, 64, 1 << 20])
+@pytest.mark.parametrize("name", list(ENCODED))
+def test_a_file_read_in_pieces_reads_as_its_bytes_do(name: str, size: int) -> None:
+    """Whatever its encoding and however it is cut, a file from disk gives the returns, the notes on the encoding
+    and the problems its bytes give."""
+    assert _outcome(pieces(ENCODED[name], size)) == _outcome(ENCODED[name])
+
+
+def test_a_bad_byte_past_the_first_mebibyte_is_read_as_cp1252_with_the_same_note() -> None:
+    rows = "".join(f"Mayor,Candidate {i % 3},{i},P{i}\n" for i in range(60000))
+    data = ("contest,choice,votes,unit\n" + rows).encode() + b"Mayor,Jos\xe9,1,P-last\n"
+    assert len(data) > 1 << 20
+    streamed, whole = _outcome(pieces(data, 1 << 20)), _outcome(data)
+    assert streamed == whole
+    assert any("not valid UTF-8" in note for note in streamed.notes)
+
