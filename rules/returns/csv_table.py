@@ -43,13 +43,15 @@ class Table:
         of the header's width whose first cell is not blank) costs one len() and one truth test.
         """
         assert self._reader is not None and self._report is not None
-        report, width, row, count = self._report, len(self.header), self.header_row, 0
+        report, width, row, blank = self._report, len(self.header), self.header_row, 0
+        start = row
         unnamed = [i for i, name in enumerate(self.header) if not name]
         try:
             for cells in self._reader:
                 row += 1
                 if len(cells) != width:
                     if not cells:
+                        blank += 1
                         continue
                     cells = self._fit(cells, width, row)
                 if unnamed:
@@ -59,13 +61,14 @@ class Table:
                                                  "has a value but its column has no name in the header")
                 first = cells[0]
                 if (not first or first.isspace()) and not any(c.strip() for c in cells):
+                    blank += 1
                     continue
-                count += 1
                 yield row, cells
         except csv.Error as exc:  # e.g. a cell over the csv module's size limit: the rest cannot be trusted
             report.problem(f"row {row + 1}", f"cannot be read as CSV ({exc})")
         finally:
-            self.data_rows += count
+            # Rows yielded: every row read less the blank ones (counted, being few, instead of the many yielded).
+            self.data_rows += row - start - blank
 
     def _fit(self, cells: list[str], width: int, row: int) -> list[str]:
         """Pad a short row with blanks; cut a long one, marking values past the header's last column."""
