@@ -155,7 +155,7 @@ def parse(source: Source, report: Report) -> list[Draft]:
             if known is None:
                 known = drafts[contest] = Draft(name=contest, votes_by_unit=UnitCounts(numbers=unit_numbers))
             draft = known
-            counts = cast(UnitCounts, draft.votes_by_unit)
+            counts: UnitCounts = draft.votes_by_unit  # type: ignore[assignment]  # (not `cast`: a call a unit)
             at, columns = counts.row_of(share(unit, unit)), counts.columns
             last_contest, last_unit, last_row, last_columns, last_draft = contest, unit, at, columns, draft
         # UnitCounts.put, inlined (hot path): the choice's column, one slot per unit of the contest
