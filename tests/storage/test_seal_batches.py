@@ -160,3 +160,23 @@ def test_the_whole_differs_whenever_the_rows_do() -> None:
     ]
     assert len(set(variants)) == len(variants)
     assert seal_batches.digest("t", ["id", "x"], {"id": [1, 2]}, 2) == whole(id=[1, 2], x=[None, None])
+
+
+def test_a_seal_entry_read_in_two_batches_is_checked_whole_and_its_changed_row_named(db) -> None:
+    """Rows are read 2,000 at a time and sealed 1,000 to an entry; after an import of 2,500 counts the next one's
+    entries straddle two reads: each entry's rows are gathered before its whole is hashed."""
+    from storage.seal_check import BATCH
+
+    _import(db, precincts=1250)
+    _, first_high = _ids(db)
+    _import(db, precincts=1600)  # a new version: its own 3,200 counts
+    _, high = _ids(db)
+    straddling = next(e for e in _vote_count_seals(db) if e.after["ids"][0][0] > first_high
+                      and e.after["ids"][0][0] // BATCH != e.after["ids"][-1][1] // BATCH)
+    assert _verify(db).ok
+    inside = straddling.after["ids"][-1][1] - 3  # in the entry's second read
+    with db.engine.begin() as c:
+        c.execute(update(VoteCount.__table__).where(VoteCount.id == inside).values(votes=VoteCount.votes + 7))
+    result = _verify(db)
+    assert not result.ok and (result.bad_row.row_id, result.more_bad_rows) == (inside, 0)
+    assert f"audit row {straddling.id} recorded when it was written" in result.bad_row.problem
