@@ -78,6 +78,8 @@ def live_note(state: ObserverState, now: dt.datetime) -> str:
         done = state.completed_at.astimezone(DENVER).strftime("%a %Y-%m-%d %H:%M %Z")
         return (f"The recount is complete (completed {done}). This page still shows the certificates and notices "
                 f"as the office records them. Last checked {checked}.")
+    if state.status == "waived":  # 1-10.5-103: nothing will be counted
+        return f"The automatic recount was waived: it is not held. Last checked {checked}."
     return f"Live: the recount is under way. Last checked {checked}."
 
 

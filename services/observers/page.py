@@ -43,7 +43,8 @@ from storage.models.conduct import link_token_sha256
 VIEW_AUDIT_INTERVAL = dt.timedelta(minutes=10)
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}$")
 STATUS_LABEL = {"open": "Open: the recount has not started counting", "counting": "Counting",
-                "completed": "Completed"}
+                "completed": "Completed",
+                "waived": "Waived: the automatic recount is not held (written notice under C.R.S. 1-10.5-103)"}
 OUTCOME_LABEL = {"confirmed": "The recount confirms the result", "changed": "The recount changes the result",
                  "tie_by_lot": "A tie for the last seat, left to the lot"}
 

@@ -9,6 +9,7 @@ the written notice may be received through Fri 2026-11-27.
 from __future__ import annotations
 
 import datetime as dt
+import html
 from pathlib import Path
 
 from sqlalchemy import select
@@ -21,6 +22,7 @@ from services.returns.versions import import_returns
 from storage import audit
 from storage.models import AuditEntry, AutomaticRecountWaiver, RecountCase, Workspace
 from tests.flows.test_completion_flow import buttons, current, open_modal, text, thread_texts
+from tests.flows.test_observers_page_note import _share
 from tests.flows.test_request_flow import grant
 from tests.support.slack_app import STAFF, TEAM, text_of
 
@@ -84,12 +86,19 @@ def test_a_waiver_recorded_closes_the_case_says_so_and_stops_its_deadlines(harne
         before = {d.name for d in live_deadlines(s, workspace, harness.clock.now) if d.case_id == case_id}
     assert "automatic_recount_deadline" in before
 
+    observers = _share(harness, card)  # an observers' link shared while the recount was still to be held
+    assert "Live: the recount is under way" in html.unescape(harness.get(observers).body.decode())
+
     view = open_modal(harness, card, "case.waiver", user=STAFF)
     assert view["callback_id"] == "case.waiver" and "C.R.S. 1-10.5-103" in text_of(view)
     assert "by *Fri 2026-11-27*" in text_of(view)
     reply = harness.submit(view, waiver_values(dt.date(2026, 11, 20)), user=STAFF)
     assert reply.status == 200 and reply.body in (b"", b"{}"), reply.body
     harness.settle()
+
+    page = html.unescape(harness.get(observers).body.decode())  # the public page says so, not "Live", not "waived"
+    assert "Status: Waived: the automatic recount is not held (written notice under C.R.S. 1-10.5-103)" in page
+    assert "The automatic recount was waived: it is not held." in page and "Live:" not in page
 
     shown = text_of(current(harness, card))
     assert (f"Automatic recount waived under C.R.S. 1-10.5-103 by {BOARD} (Board president Ana Ortiz, by "
