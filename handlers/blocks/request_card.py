@@ -58,11 +58,13 @@ def decision_line(request: RequestView) -> str:
 
 def _evaluation_line(request: RequestView) -> str:
     """The statute core's check of the request when it was entered. Its words "Accepted: ..." say the request is
-    valid under (2)(a); once the office rejected it, or the requester withdrew it, the card must not read as if it
-    had been accepted."""
+    valid under the law; only once the office approved it may the card read as if it had been accepted: while it
+    waits for a decision, and once rejected or withdrawn, it says what the check found."""
     reason = request.evaluation.get("reason", "")
-    if request.status in ("rejected", "withdrawn") and reason.startswith("Accepted: "):
-        reason = "When entered, the request met the statute's conditions: " + reason.removeprefix("Accepted: ")
+    if reason.startswith("Accepted: ") and request.status != "approved":
+        found = ("When entered, the request met the statute's conditions: "
+                 if request.status in ("rejected", "withdrawn") else "The request meets the statute's conditions: ")
+        reason = found + reason.removeprefix("Accepted: ")
     return esc(reason)
 
 

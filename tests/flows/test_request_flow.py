@@ -164,7 +164,8 @@ def test_an_accepted_request_is_posted_as_a_card_with_approve_and_reject(harness
     assert "Sam Okafor (candidate)" in text and "sam@example.org" in text
     assert "In favor of*\nSam Okafor" in text
     assert "Thu 2026-11-05 · ref. Letter of 2026-11-05, file R-01" in text
-    assert "Accepted: Sam Okafor, a candidate in the contest (Sam Okafor)" in text
+    assert "The request meets the statute's conditions: Sam Okafor, a candidate in the contest (Sam Okafor)" in text
+    assert "Accepted" not in text  # the office has not decided yet
     assert "margin 346 exceeds 1/2 of 1% of 1,547" in text
     assert "C.R.S. 1-13.5-1306(2)(a)" in text
     assert "Request window closes*\nFri 2026-11-20" in text

@@ -23,7 +23,7 @@ def test_a_rejected_requests_card_does_not_say_accepted(harness) -> None:
     ready(harness)
     enter_request(harness, party="eligible_elector", name="Pat Elector", in_favor_of="Sam Okafor")
     card = request_card(harness)
-    assert "Accepted: Pat Elector" in text_of(card)  # the core's check, while the request waits
+    assert "The request meets the statute's conditions: Pat Elector" in text_of(card)  # the core's check, while it waits
     decide(harness, card, approve=False, note="Not an elector of the district.")
     harness.wait("chat.update")
     shown = text_of(harness.slack.state.message(CHANNEL, card["ts"]))
