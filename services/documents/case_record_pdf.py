@@ -117,6 +117,17 @@ def _case(w: _Writer, say: Words, record: dict[str, Any]) -> None:
     }, {"contest_kind": "Kind of contest", "governing_body": "Governing body (notices of (1) and (6))"}))
 
 
+def _waiver(w: _Writer, say: Words, waiver: dict[str, Any]) -> None:
+    """1-10.5-103: the automatic recount waived by written notice; the record says by whom, on what, and that the
+    recount was not held."""
+    w.heading(f"Waiver of the automatic recount [{waiver['citation']}]")
+    w.lines([f"Waived by {waiver['waived_by']} ({waiver['capacity']}); the written notice was received "
+             f"{say.moment(waiver['received_on'])}.",
+             f"The written waiver: {waiver['written_waiver']}",
+             f"Recorded {say.moment(waiver['recorded_at'])} by {say.person(waiver['recorded_by'])}. The recount is "
+             "not held."])
+
+
 def _decisions(w: _Writer, say: Words, record: dict[str, Any]) -> None:
     w.heading("Decisions, each with the subsection applied")
     for d in record["decisions"]:
@@ -247,6 +258,8 @@ def case_record_pdf(record: dict[str, Any]) -> bytes:
     if law.get("named"):
         w.add("subtitle", f"Held under {law['named']}")
     _case(w, say, record)
+    if record.get("waiver"):
+        _waiver(w, say, record["waiver"])
     _decisions(w, say, record)
     _people_steps(w, say, record)
     if record.get("money"):

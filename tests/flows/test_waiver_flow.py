@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import datetime as dt
 import html
+import io
 from pathlib import Path
 
+from pypdf import PdfReader
 from sqlalchemy import select
 
 from rules.returns import parse_returns
 from sandbox.seed import EXAMPLES, by_district
 from services.completion.case_record import build_case_record
+from services.documents.case_record_pdf import case_record_pdf
 from services.office.deadlines import live_deadlines
 from services.returns.versions import import_returns
 from storage import audit
@@ -126,6 +129,12 @@ def test_a_waiver_recorded_closes_the_case_says_so_and_stops_its_deadlines(harne
     assert record["waiver"]["received_on"] == "2026-11-20"
     assert [d["citation"] for d in record["decisions"] if d["what"] == "waiver"] == ["C.R.S. 1-10.5-103"]
     assert "case.waived" in [t["action"] for t in record["timeline"]]
+    printed = " ".join(" ".join(page.extract_text() for page in PdfReader(io.BytesIO(case_record_pdf(record))).pages
+                                ).split())  # the printed record, lines joined (they wrap anywhere)
+    assert (f"Waiver of the automatic recount [C.R.S. 1-10.5-103] Waived by {BOARD} (Board president Ana Ortiz, by "
+            "Resolution 2026-41); the written notice was received Fri Nov 20, 2026.") in printed
+    assert "The written waiver: Resolution 2026-41, signed letter received by e-mail, filed as W-12" in printed
+    assert "The recount is not held." in printed
 
     # A second submission (a double click) records nothing more.
     again = harness.submit(view, waiver_values(dt.date(2026, 11, 20)), user=STAFF)
