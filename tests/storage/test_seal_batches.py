@@ -4,31 +4,13 @@ the row written outside recount-bot, and a seal entry recount-bot did not write;
 row (recount-bot deleting it) is honoured."""
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 
 from sqlalchemy import func, select, update
 
-from rules.returns import parse_returns
 from storage import audit, seal_batches, seals
 from storage.models import AuditEntry, VoteCount
-
-
-def _import(db, precincts: int = 1100) -> None:
-    from services.returns.versions import import_returns
-    from services.services import Services
-
-    rows = ["contest,choice,votes,kind,unit"]
-    rows += [f"Water District - Director,{who},{7 + unit % 5},candidate,Precinct {unit}"
-             for unit in range(1, precincts + 1) for who in ("Ada", "Ben")]
-    services = Services(db, clock=lambda: dt.datetime(2026, 11, 10, 17, 0, tzinfo=dt.timezone.utc))
-    import_returns(services, team_id="T0BULK", returns=parse_returns("\n".join(rows).encode()), election_name="E",
-                   election_date=dt.date(2026, 11, 3), local_government="W", governing_body="B", actor="test")
-
-
-def _verify(db) -> audit.VerifyResult:
-    with db.read() as s:
-        return audit.verify(s)
+from tests.storage.test_seal_check import _import, _verify
 
 
 def _ids(db) -> tuple[int, int]:
