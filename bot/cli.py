@@ -29,16 +29,14 @@ from bot.commands.errors import CommandFailed, UsageError
 
 EXIT_OK, EXIT_FAILURE, EXIT_BAD_INPUT = 0, 1, 2
 
-# Each command module offers `register(subparsers)`, which sets `func` on its parser.
-COMMANDS = (run_command, sandbox_command, check_command, deadlines_command, laws_command, import_command, serve_command,
-            socket_command, db_command, audit_command, admin_command, worker_command, case_record_command,
-            doctor_command, backup_command)
-# The module that registers each command (tests/bot/test_cli.py holds this to what the modules register).
+# Each command, by name, and the module whose `register(subparsers)` adds its parser and sets `func` on it
+# (tests/bot/test_cli_parser.py holds this to what the modules register). In the order `--help` lists them.
 BY_NAME = {"run": run_command, "sandbox": sandbox_command, "check": check_command, "deadlines": deadlines_command,
            "laws": laws_command, "import": import_command, "serve": serve_command, "socket": socket_command,
            "db": db_command, "audit": audit_command, "admin": admin_command, "worker": worker_command,
            "case-record": case_record_command, "doctor": doctor_command, "backup": backup_command,
            "restore": backup_command}
+COMMANDS = tuple(dict.fromkeys(BY_NAME.values()))  # each module once (backup registers backup and restore)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -131,10 +131,6 @@ class BatchSeal:
             raise ValueError("its bulk seal does not hold one hash per row")
         return cls(audit_id, columns, spans, sha256, hashes, count)
 
-    @property
-    def first_id(self) -> int:
-        return self.runs[0][0]
-
     def ids(self) -> Iterator[int]:
         for first, last in self.runs:
             yield from range(first, last + 1)

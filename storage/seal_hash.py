@@ -61,18 +61,13 @@ def column_hashes(table: str, ids: Sequence[int], values: Mapping[str, Sequence[
     """`row_hash` of many rows of `table` at once, given column by column (`values`: column -> one value per row, in
     the order of `ids`; a column not given is null, as in `row_hash`). The same text byte for byte, written a column
     at a time so the usual columns (all ints, all strs) are turned into JSON by C code without a Python call per
-    value: `audit verify` hashes every vote count of every survey again (tests/storage/test_seals.py compares)."""
-    sha256 = hashlib.sha256
-    return [sha256(text.encode()).hexdigest() for text in column_texts(table, ids, values, columns)]
-
-
-def column_texts(table: str, ids: Sequence[int], values: Mapping[str, Sequence[Any]], columns: Iterable[str]
-                 ) -> list[str]:
-    """The canonical text `row_hash` hashes, of many rows at once (as `column_hashes` takes them): a bulk seal
-    (storage/seal_batches.py) hashes a thousand rows' texts in one call."""
+    value: an import hashes every vote count it writes, and `audit verify` every row sealed one by one
+    (tests/storage/test_seals.py compares)."""
     template, _, names = _layout(table, columns if isinstance(columns, tuple) else tuple(columns))
-    return list(map(template.__mod__, zip(_column_json(ids), *(
-        _column_json(values[name]) if name in values else repeat("null", len(ids)) for name in names))))
+    texts = map(template.__mod__, zip(_column_json(ids), *(
+        _column_json(values[name]) if name in values else repeat("null", len(ids)) for name in names)))
+    sha256 = hashlib.sha256
+    return [sha256(text.encode()).hexdigest() for text in texts]
 
 
 def _column_json(values: Sequence[Any]) -> Iterable[str]:

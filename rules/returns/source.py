@@ -288,9 +288,6 @@ def _scan_utf8(pieces: Pieces, start: int) -> tuple[int | None, bool, bool, int]
             continue
         block = carry + piece
         skip = min(max(0, start - pos), len(block))  # the byte-order mark is not part of the text
-        if ascii and not carry:
-            pos += len(block)
-            continue
         if block.isascii():
             pos, carry = pos + len(block), b""
             continue
